@@ -1,0 +1,125 @@
+"""Model access: litellm for every provider, plus a scripted model for tests and examples.
+
+`model="openai/<name>"` with `api_base` reaches any OpenAI-compatible server (vLLM, Ollama, a
+local fake). `model="scripted:<file>"` answers from a file without any network.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # litellm reaches for the network otherwise
+
+
+class ModelConfig(BaseModel):
+    """Which model to call and how."""
+
+    model: str = Field(description="litellm model name, or scripted:<file>")
+    api_base: str | None = Field(None, description="base URL of an OpenAI-compatible server")
+    temperature: float = Field(0.0, description="sampling temperature; the paper uses 0")
+    max_tokens: int = Field(16_000, description="answer length limit")
+    timeout_s: float = Field(600.0, description="limit for one call")
+    retries: int = Field(3, description="retries on rate limits, server errors and timeouts")
+
+
+class Reply(BaseModel):
+    """One model answer with what it cost."""
+
+    text: str
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_s: float = 0.0
+
+
+class ModelFailure(RuntimeError):
+    """The model answered, but unusably (refused, empty, malformed): the task scores 0."""
+
+
+class ModelUnavailable(RuntimeError):
+    """The model could not be reached after retries: an infrastructure failure, never a 0."""
+
+
+class ScriptedModel:
+    """Answers from a file: an .html file (always that page) or a JSON/YAML list of replies in order."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise ModelUnavailable(f"scripted model file not found: {self.path}")
+        text = self.path.read_text(encoding="utf-8")
+        if self.path.suffix.lower() in (".html", ".htm"):
+            self.replies = None
+            self.page = text
+        else:
+            import yaml
+
+            data = json.loads(text) if self.path.suffix == ".json" else yaml.safe_load(text)
+            if not isinstance(data, list):
+                raise ModelUnavailable(f"{self.path}: a scripted model file must hold a list of replies")
+            self.replies = [str(x) for x in data]
+        self.calls = 0
+        self.seen: list[list[dict]] = []
+
+    def answer(self, messages: list[dict]) -> str:
+        self.seen.append(messages)
+        self.calls += 1
+        if self.replies is None:
+            return "```html\n" + self.page + "\n```"
+        if self.calls > len(self.replies):
+            raise ModelFailure(f"{self.path}: script has only {len(self.replies)} replies")
+        return self.replies[self.calls - 1]
+
+
+_scripted: dict[str, ScriptedModel] = {}
+
+
+def scripted(name: str) -> ScriptedModel:
+    """The scripted model for `scripted:<file>` (one instance per file per process)."""
+    path = name.split(":", 1)[1]
+    if path not in _scripted:
+        _scripted[path] = ScriptedModel(path)
+    return _scripted[path]
+
+
+async def complete(messages: list[dict], cfg: ModelConfig) -> Reply:
+    """One chat completion; retries transient errors with backoff, then raises ModelUnavailable."""
+    started = time.monotonic()
+    if cfg.model.startswith("scripted:"):
+        text = scripted(cfg.model).answer(messages)
+        return Reply(text=text, model=cfg.model, latency_s=time.monotonic() - started)
+    import litellm
+
+    transient = (litellm.RateLimitError, litellm.InternalServerError, litellm.ServiceUnavailableError,
+                 litellm.Timeout, litellm.APIConnectionError, litellm.BadGatewayError)
+    last: Exception | None = None
+    for attempt in range(cfg.retries + 1):
+        try:
+            resp = await litellm.acompletion(model=cfg.model, messages=messages, temperature=cfg.temperature,
+                                             max_tokens=cfg.max_tokens, api_base=cfg.api_base, timeout=cfg.timeout_s)
+            break
+        except transient as e:
+            last = e
+            if attempt < cfg.retries:
+                await asyncio.sleep(min(30.0, 0.5 * 2 ** attempt))
+        except (litellm.AuthenticationError, litellm.NotFoundError) as e:
+            raise ModelUnavailable(f"{cfg.model}: {type(e).__name__}: {str(e)[:300]}") from e
+        except litellm.BadRequestError as e:
+            raise ModelFailure(f"{cfg.model} rejected the request: {str(e)[:300]}") from e
+    else:
+        raise ModelUnavailable(f"{cfg.model}: {type(last).__name__} after {cfg.retries + 1} attempts: {str(last)[:300]}")
+    text = (resp.choices[0].message.content or "") if resp.choices else ""
+    usage = getattr(resp, "usage", None)
+    try:
+        cost = float(litellm.completion_cost(completion_response=resp) or 0.0)
+    except Exception:  # unknown model in the local cost map: cost is unknown, not an error
+        cost = 0.0
+    return Reply(text=text, model=cfg.model, prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+                 completion_tokens=getattr(usage, "completion_tokens", 0) or 0, cost_usd=cost,
+                 latency_s=time.monotonic() - started)

@@ -1,0 +1,116 @@
+"""The `iwr` command line."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+from evals import logs  # noqa: E402
+from tasks.cli import tasks_app  # noqa: E402
+
+BUNDLED_SUITE = Path(__file__).resolve().parent.parent / "tasks" / "suite"
+app = typer.Typer(help="iwr: reconstruct interactive web pages from interaction videos, and judge them.",
+                  no_args_is_help=True, add_completion=False)
+app.add_typer(tasks_app, name="tasks")
+out = Console()
+
+
+@app.command()
+def run(
+    agent: str = typer.Option("oracle", help="oracle | blank | single-shot"),
+    model: Optional[str] = typer.Option(None, help="litellm model name (e.g. openai/gpt-4o) or scripted:<file>"),
+    api_base: Optional[str] = typer.Option(None, help="base URL of an OpenAI-compatible server"),
+    tasks: Path = typer.Option(BUNDLED_SUITE, help="a data.jsonl or the folder holding it"),
+    task: Optional[list[str]] = typer.Option(None, help="only these task ids (repeatable)"),
+    run_id: Optional[str] = typer.Option(None, help="reuse an id to resume a run"),
+    runs_dir: Path = typer.Option(Path("runs"), help="where runs are stored"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object instead of a table"),
+):
+    """Generate a page for every task with AGENT and judge it.
+
+    Examples:
+      iwr run --agent oracle
+      iwr run --agent single-shot --model openai/gpt-4o --json
+      iwr run --agent single-shot --model openai/qwen --api-base http://127.0.0.1:8000/v1
+    """
+    from agents.models import ModelConfig
+    from evals.runner import RunConfig, default_run_id, run as run_all
+    from tasks.loader import TaskFileError, load_suite
+
+    logs.configure()
+    try:
+        suite = load_suite(tasks)
+    except TaskFileError as e:
+        typer.echo(f"error: cannot load tasks:\n{e}", err=True)
+        raise typer.Exit(2)
+    mcfg = ModelConfig(model=model, api_base=api_base or os.environ.get("OPENAI_API_BASE")) if model else None
+    cfg = RunConfig(run_id=run_id or default_run_id(agent), agent=agent, suite=suite, runs_dir=runs_dir,
+                    model=mcfg, task_ids=task)
+    try:
+        results = asyncio.run(run_all(cfg))
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
+    summary = json.loads((cfg.run_dir / "summary.json").read_text())
+    if as_json:
+        typer.echo(json.dumps(summary))
+    else:
+        t = Table(title=f"run {cfg.run_id} ({agent})")
+        for c in ("task", "status", "IFS", "LVS", "HVS", "VFS", "Final"):
+            t.add_column(c)
+        for r in results:
+            t.add_row(r.task_id, r.status, *(f"{getattr(r, k) * 100:.1f}" for k in ("ifs", "lvs", "hvs", "vfs", "final")))
+        m = summary["mean"]
+        if m["counted"]:
+            t.add_row("mean", f"{m['counted']} counted", *(f"{m[k] * 100:.1f}" for k in ("ifs", "lvs", "hvs", "vfs", "final")))
+        out.print(t)
+        out.print(f"results: {cfg.run_dir / 'summary.json'}")
+    if any(r.status == "infra_failure" for r in results):
+        raise typer.Exit(1)
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def mcp(ctx: typer.Context, name: str = typer.Argument(..., help="browser | metrics")):
+    """Start an MCP server on stdio (or --http PORT).
+
+    Examples:
+      iwr mcp browser
+      iwr mcp metrics --http 8765
+    """
+    from mcp_servers.launcher import main
+
+    main([name, *ctx.args])
+
+
+@app.command()
+def record(
+    script: Path = typer.Argument(..., help="action script (YAML) of the task to record"),
+    site: Optional[Path] = typer.Option(None, help="site folder (default: the folder holding the script's tasks/ folder)"),
+    out_dir: Path = typer.Option(BUNDLED_SUITE, "--out", help="suite folder to write the task into"),
+):
+    """Record a task from a local site and an action script: video, assets, sheets, checkpoints.
+
+    Example:
+      iwr record tasks/sites/feedback/tasks/rate.yaml --out tasks/suite
+    """
+    from tasks.recorder import RecordError, record_task
+
+    logs.configure()
+    try:
+        tid = asyncio.run(record_task(script, out_dir, site))
+    except RecordError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
+    typer.echo(f"recorded task {tid} into {out_dir}")
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,19 @@
+"""structlog set-up, once per entry point: readable text on stderr (stdout is for results)."""
+from __future__ import annotations
+
+import logging
+import sys
+
+import structlog
+
+
+def configure(verbose: bool = False) -> None:
+    level = logging.DEBUG if verbose else logging.INFO
+    structlog.configure(
+        processors=[structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="%H:%M:%S"),
+                    structlog.dev.ConsoleRenderer(colors=False)],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        logger_factory=structlog.PrintLoggerFactory(sys.stderr))
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
+    for noisy in ("LiteLLM", "litellm", "httpx", "mcp"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)

@@ -1,0 +1,158 @@
+"""Offline grounding: pick the element an action description means, without any model.
+
+Pure functions over the element list the browser server returns (ref, role, name, text, bbox).
+The judge tries the plans in order: the task's structured hint, then text/role matching of the
+natural-language description, then the recorded position scaled to the page.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+QUOTE_RE = re.compile(r"'([^']+)'|\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’")
+WORD_RE = re.compile(r"[a-z0-9]+")
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+            "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}
+ORDINAL_RE = re.compile(r"\b(?:the\s+)?(\d+)(?:st|nd|rd|th)\b|\b(" + "|".join(ORDINALS) + r")\b")
+KIND_ROLES = {
+    "button": {"button"}, "link": {"link"}, "tab": {"tab", "button"}, "checkbox": {"checkbox"},
+    "radio": {"radio"}, "input": {"textbox"}, "field": {"textbox"}, "box": {"textbox", "combobox"},
+    "textbox": {"textbox"}, "textarea": {"textbox"}, "dropdown": {"combobox"}, "select": {"combobox"},
+    "menu": {"menuitem", "button", "link"}, "slider": {"slider"},
+}
+STOP = {"the", "a", "an", "on", "in", "into", "to", "of", "and", "click", "type", "press", "button", "link",
+        "field", "box", "input", "with", "at", "for", "tap", "select", "it", "that", "this", "then"}
+
+
+@dataclass
+class Plan:
+    """One way to reach the target: arguments for the browser's click/type, and why."""
+
+    strategy: str
+    args: dict
+    score: float = 1.0
+    why: str = ""
+    alternatives: list[dict] = field(default_factory=list)
+
+
+def quoted(text: str) -> list[str]:
+    """Every quoted string in a description, in order."""
+    return [next(g for g in m.groups() if g) for m in QUOTE_RE.finditer(text or "")]
+
+
+def norm(s: str) -> str:
+    return " ".join(WORD_RE.findall((s or "").lower()))
+
+
+def type_text_of(description: str, explicit: str | None) -> str | None:
+    """The text a Type action enters: its `text` parameter, else the first quoted string."""
+    if explicit:
+        return explicit
+    q = quoted(description)
+    return q[0] if q else None
+
+
+def _ordinal(description: str) -> int | None:
+    m = ORDINAL_RE.search(description.lower())
+    if not m:
+        return None
+    return int(m.group(1)) if m.group(1) else ORDINALS[m.group(2)]
+
+
+def _score(el: dict, phrases: list[str], words: set[str], kinds: set[str], typing: bool) -> tuple[float, str]:
+    name, text = norm(el.get("name", "")), norm(el.get("text", ""))
+    best, why = 0.0, ""
+    for p in phrases:
+        np_ = norm(p)
+        if not np_:
+            continue
+        for label, value in (("name", name), ("text", text)):
+            if value == np_:
+                cand, w = 1.0, f"{label} equals {p!r}"
+            elif np_ in value and len(np_) >= 2:
+                cand, w = 0.8 * len(np_) / max(len(value), 1) + 0.1, f"{label} contains {p!r}"
+            elif value and value in np_ and len(value) >= 3:
+                cand, w = 0.6 * len(value) / len(np_), f"{p!r} contains the {label}"
+            else:
+                continue
+            if cand > best:
+                best, why = cand, w
+    if words:
+        ew = set(WORD_RE.findall(f"{name} {text} {el.get('id', '')} {el.get('classes', '')}".lower())) - STOP
+        overlap = len(words & ew) / len(words)
+        if 0.45 * overlap > best:
+            best, why = 0.45 * overlap, f"shares words {sorted(words & ew)}"
+    roles = set().union(*(KIND_ROLES[k] for k in kinds)) if kinds else set()
+    if roles and el.get("role") in roles:
+        best += 0.1
+    if typing and el.get("role") not in ("textbox", "combobox", "searchbox") and el.get("tag") not in ("input", "textarea"):
+        best -= 0.5
+    return best, why
+
+
+def match_description(description: str, elements: list[dict], action_type: str,
+                      hint_name: str | None = None, hint_text: str | None = None,
+                      threshold: float = 0.5) -> Plan | None:
+    """Best element for a description by quoted text, words, element kind and ordinal; None if unsure."""
+    typing = action_type == "Type"
+    q = quoted(description)
+    if typing and q:
+        q = q[1:]  # the first quote of a Type description is the text to type
+    phrases = [p for p in [hint_name, hint_text, *q] if p]
+    lowered = description.lower()
+    kinds = {k for k in KIND_ROLES if re.search(rf"\b{k}s?\b", lowered)}
+    words = set(WORD_RE.findall(norm(re.sub(QUOTE_RE, " ", description)))) - STOP - set(ORDINALS)
+    words = {w for w in words if not w.isdigit() and len(w) > 2}
+    scored = []
+    for el in elements:
+        if not el.get("enabled", True):
+            continue
+        s, why = _score(el, phrases, words, kinds, typing)
+        scored.append((s, el, why))
+    nth = _ordinal(description)
+    if nth is not None and kinds | words:
+        group = [x for x in scored if x[0] >= 0.3]
+        if group and abs(nth) <= len(group):
+            s, el, why = group[nth - 1 if nth > 0 else nth]
+            return Plan("text.ordinal", {"ref": el["ref"]}, s, f"{why}; ordinal {nth} of {len(group)}")
+    scored.sort(key=lambda x: -x[0])
+    if not scored or scored[0][0] < threshold:
+        return None
+    s, el, why = scored[0]
+    alts = [{"ref": e["ref"], "name": e.get("name", "")[:60], "score": round(sc, 3)} for sc, e, _ in scored[1:4]]
+    return Plan("text", {"ref": el["ref"]}, s, why, alts)
+
+
+def plans_for(action: dict, elements: list[dict], viewport: tuple[int, int],
+              recorded_size: tuple[int, int]) -> list[Plan]:
+    """Grounding plans in the order the offline judge tries them."""
+    params = action["parameters"]
+    hint = ((action.get("iwr") or {}).get("target")) or {}
+    out: list[Plan] = []
+    if hint.get("selector"):
+        out.append(Plan("hint.selector", {"selector": hint["selector"]}, 1.0, "structured target hint"))
+    m = match_description(params.get("description", ""), elements, action["type"], hint.get("name"), hint.get("text"))
+    if m is not None:
+        out.append(m)
+    if hint.get("bbox"):
+        x, y, w, h = hint["bbox"]
+        sx, sy = viewport[0] / recorded_size[0], viewport[1] / recorded_size[1]
+        out.append(Plan("hint.position", {"x": (x + w / 2) * sx, "y": (y + h / 2) * sy}, 0.3, "recorded position"))
+    return out
+
+
+KEY_WORDS = [("enter", "Enter"), ("return", "Enter"), ("escape", "Escape"), ("esc", "Escape"), ("tab", "Tab"),
+             ("space", " "), ("backspace", "Backspace"), ("delete", "Delete"), ("up", "ArrowUp"),
+             ("down", "ArrowDown"), ("left", "ArrowLeft"), ("right", "ArrowRight"), ("home", "Home"),
+             ("end", "End"), ("page down", "PageDown"), ("page up", "PageUp")]
+
+
+def key_for(params: dict) -> str | None:
+    """The key a Press action means: its `key` parameter, else a key name found in the description."""
+    if params.get("key"):
+        return params["key"]
+    words = " " + norm(params.get("description", "")) + " "
+    for word, key in KEY_WORDS:
+        if f" {word} " in words:
+            return key
+    return None

@@ -1,0 +1,170 @@
+"""What can be done in a session: plain async functions over a `Session`, tested without MCP."""
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from mcp_servers.browser.hub import BrowserFault, Session, SessionError
+from mcp_servers.browser.page_scripts import LIST_ELEMENTS, PAGE_STATE, RUN_CHECKS, TWO_FRAMES
+
+SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,80}$")
+
+
+class ActionFailed(RuntimeError):
+    """The action could not be done on this page (element missing, not clickable, timed out)."""
+
+
+async def _bounded(coro, seconds: float, what: str):
+    try:
+        return await asyncio.wait_for(coro, seconds)
+    except asyncio.TimeoutError:
+        raise ActionFailed(f"{what} did not finish within {seconds:g} s") from None
+    except PlaywrightTimeout as e:
+        raise ActionFailed(f"{what} timed out: {str(e).splitlines()[0]}") from None
+    except PlaywrightError as e:
+        msg = str(e).splitlines()[0]
+        if "Target page, context or browser has been closed" in msg or "crash" in msg.lower():
+            raise BrowserFault(f"{what}: {msg}") from None
+        raise ActionFailed(f"{what}: {msg}") from None
+
+
+async def settle(s: Session, wait_ms: int = 0, timeout_s: float = 5.0) -> None:
+    """Wait the given time, then until two animation frames have been painted."""
+    if wait_ms:
+        await asyncio.sleep(wait_ms / 1000)
+    try:
+        await asyncio.wait_for(s.page.evaluate(TWO_FRAMES), timeout_s)
+    except (asyncio.TimeoutError, PlaywrightError):
+        pass  # a page that never paints still gets its screenshot; the screenshot bounds itself
+
+
+async def screenshot(s: Session, name: str | None = None, full_page: bool = False, timeout_s: float = 20) -> Path:
+    """Save a PNG of the viewport (or the full page) in the session's folder and return its path."""
+    s.shot_count += 1
+    name = name or f"shot_{s.shot_count:03d}"
+    if not SAFE_NAME.match(name):
+        raise SessionError(f"screenshot name {name!r} must be letters, digits, '_', '-' or '.'")
+    path = s.shots_dir / (name if name.endswith(".png") else f"{name}.png")
+    await _bounded(s.page.screenshot(path=str(path), full_page=full_page, animations="disabled",
+                                     caret="hide", timeout=timeout_s * 1000), timeout_s + 2, "screenshot")
+    return path
+
+
+async def list_elements(s: Session, limit: int = 400) -> list[dict]:
+    """Visible interactive elements in DOM order, each with a `ref` usable by click/type/hover."""
+    handle = await _bounded(s.page.evaluate_handle(LIST_ELEMENTS, limit), 15, "listing elements")
+    s.elements = handle
+    infos = await _bounded(handle.evaluate("pair => pair[1]"), 15, "listing elements")
+    return infos
+
+
+async def _element(s: Session, ref: int):
+    if s.elements is None:
+        raise SessionError("call elements first: refs come from the last element list")
+    el = await _bounded(s.elements.evaluate_handle("(pair, i) => pair[0][i] || null", ref), 10, "resolving ref")
+    node = el.as_element()
+    if node is None:
+        raise ActionFailed(f"no element with ref {ref} in the last element list")
+    return node
+
+
+async def _locate(s: Session, ref: int | None, selector: str | None, text: str | None):
+    """An element handle from a ref, a CSS selector or visible text (first visible match)."""
+    if ref is not None:
+        return await _element(s, ref)
+    if selector:
+        loc = s.page.locator(selector)
+    elif text:
+        loc = s.page.get_by_text(text, exact=False)
+    else:
+        return None
+    n = await _bounded(loc.count(), 10, "finding element")
+    for i in range(min(n, 50)):
+        if await _bounded(loc.nth(i).is_visible(), 5, "finding element"):
+            return await _bounded(loc.nth(i).element_handle(timeout=5000), 6, "finding element")
+    raise ActionFailed(f"no visible element matches {selector or text!r}")
+
+
+async def click(s: Session, ref: int | None = None, selector: str | None = None, text: str | None = None,
+                x: float | None = None, y: float | None = None, timeout_s: float = 30) -> dict:
+    """Click an element (by ref, selector or text) or a point; returns what was clicked."""
+    el = await _locate(s, ref, selector, text)
+    if el is None:
+        if x is None or y is None:
+            raise SessionError("click needs a ref, a selector, a text, or both x and y")
+        await _bounded(s.page.mouse.click(x, y), timeout_s, "click")
+        return {"clicked": "point", "x": x, "y": y}
+    box = await _bounded(el.bounding_box(), 5, "click")
+    await _bounded(el.click(timeout=timeout_s * 1000), timeout_s + 2, "click")
+    return {"clicked": "element", "bbox": [box["x"], box["y"], box["width"], box["height"]] if box else None}
+
+
+async def hover(s: Session, ref: int | None = None, selector: str | None = None, text: str | None = None,
+                x: float | None = None, y: float | None = None, timeout_s: float = 30) -> dict:
+    """Move the mouse over an element or a point."""
+    el = await _locate(s, ref, selector, text)
+    if el is None:
+        if x is None or y is None:
+            raise SessionError("hover needs a ref, a selector, a text, or both x and y")
+        await _bounded(s.page.mouse.move(x, y), timeout_s, "hover")
+        return {"hovered": "point"}
+    await _bounded(el.hover(timeout=timeout_s * 1000), timeout_s + 2, "hover")
+    return {"hovered": "element"}
+
+
+async def type_text(s: Session, text: str, ref: int | None = None, selector: str | None = None,
+                    label: str | None = None, clear: bool = False, delay_ms: int = 0, timeout_s: float = 30) -> dict:
+    """Focus an element (by ref, selector or text), then type the text key by key."""
+    el = await _locate(s, ref, selector, label)
+    if el is not None:
+        await _bounded(el.click(timeout=timeout_s * 1000), timeout_s + 2, "focus before typing")
+        if clear:
+            await _bounded(el.fill("", timeout=timeout_s * 1000), timeout_s + 2, "clear")
+    await _bounded(s.page.keyboard.type(text, delay=delay_ms), timeout_s + len(text) * delay_ms / 1000, "type")
+    return {"typed": len(text)}
+
+
+async def press(s: Session, key: str, timeout_s: float = 30) -> dict:
+    """Press one key (Playwright key names: Enter, Escape, ArrowUp, Control+A, ...)."""
+    await _bounded(s.page.keyboard.press(key), timeout_s, f"press {key}")
+    return {"pressed": key}
+
+
+async def scroll(s: Session, direction: str = "down", amount: float | None = None, timeout_s: float = 30) -> dict:
+    """Scroll with the mouse wheel at the viewport centre; returns scrollY before and after."""
+    vp = s.page.viewport_size or {"width": 1280, "height": 800}
+    amount = vp["height"] / 2 if amount is None else amount
+    dy = {"down": amount, "up": -amount}.get(direction.lower())
+    dx = {"right": amount, "left": -amount}.get(direction.lower(), 0)
+    if dy is None and not dx:
+        raise SessionError(f"direction must be up, down, left or right, not {direction!r}")
+    before = await _bounded(s.page.evaluate(PAGE_STATE), 10, "scroll")
+    await _bounded(s.page.mouse.move(vp["width"] / 2, vp["height"] / 2), timeout_s, "scroll")
+    await _bounded(s.page.mouse.wheel(dx, dy or 0), timeout_s, "scroll")
+    last = now = before
+    for i in range(40):  # the wheel scrolls asynchronously; wait until the position is stable
+        await asyncio.sleep(0.025)
+        now = await _bounded(s.page.evaluate(PAGE_STATE), 10, "scroll")
+        if i and (now["scroll_x"], now["scroll_y"]) == (last["scroll_x"], last["scroll_y"]):
+            break
+        last = now
+    after = now
+    return {"scroll_y_before": before["scroll_y"], "scroll_y_after": after["scroll_y"],
+            "scroll_x_before": before["scroll_x"], "scroll_x_after": after["scroll_x"]}
+
+
+async def page_state(s: Session, max_text: int = 20_000) -> dict:
+    """URL, title, scroll position and the visible text (cut to `max_text` characters)."""
+    st = await _bounded(s.page.evaluate(PAGE_STATE), 15, "reading page")
+    st["text_truncated"] = len(st["text"]) > max_text
+    st["text"] = st["text"][:max_text]
+    return st
+
+
+async def run_checks(s: Session, checks: list[dict]) -> list[dict]:
+    """Evaluate structured checks (text_visible, text_absent, count, value, url_contains) on the DOM."""
+    return await _bounded(s.page.evaluate(RUN_CHECKS, checks), 15, "checking")

@@ -1,0 +1,174 @@
+"""One Chromium, many isolated sessions (a browser context each), loopback-only network."""
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import itertools
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.async_api import Browser, BrowserContext, Page, Playwright, Route, async_playwright
+
+from mcp_servers.browser.launch import CHROMIUM_ARGS, chromium_path, is_loopback_url
+from mcp_servers.browser.page_scripts import SEED_RANDOM
+from mcp_servers.browser.static_site import StaticSite
+
+
+class BrowserFault(RuntimeError):
+    """The browser itself failed (crashed, closed, timed out at the infrastructure level)."""
+
+
+class SessionError(ValueError):
+    """A caller mistake the caller can fix: unknown session, missing file, bad argument."""
+
+
+@dataclass
+class Session:
+    """One isolated browser context with its page and what it has observed."""
+
+    id: str
+    context: BrowserContext
+    page: Page
+    shots_dir: Path
+    site: StaticSite | None = None
+    blocked: list[str] = field(default_factory=list)
+    requested: list[str] = field(default_factory=list)  # allowed requests, first 2000
+    console: list[dict] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+    elements: object | None = None  # JSHandle of the last element list, for refs
+    shot_count: int = 0
+
+
+class BrowserHub:
+    """Owns Playwright and one Chromium; opens and closes sessions."""
+
+    def __init__(self, shots_root: Path | None = None, headless: bool = True):
+        self._own_tmp = shots_root is None
+        self.shots_root = Path(shots_root or tempfile.mkdtemp(prefix="iwr-shots-"))
+        self.headless = headless
+        self._pw: Playwright | None = None
+        self._browser: Browser | None = None
+        self._sessions: dict[str, Session] = {}
+        self._ids = itertools.count(1)
+        self._lock = asyncio.Lock()
+
+    async def start(self) -> "BrowserHub":
+        self._pw = await async_playwright().start()
+        try:
+            self._browser = await self._pw.chromium.launch(
+                executable_path=chromium_path(), headless=self.headless, args=CHROMIUM_ARGS)
+        except Exception as e:
+            await self._pw.stop()
+            raise BrowserFault(f"cannot launch Chromium ({chromium_path() or 'playwright default'}): {e}") from e
+        return self
+
+    async def stop(self) -> None:
+        for sid in list(self._sessions):
+            await self.close(sid)
+        if self._browser is not None:
+            try:
+                await self._browser.close()
+            except Exception:
+                pass
+        if self._pw is not None:
+            await self._pw.stop()
+        if self._own_tmp:
+            shutil.rmtree(self.shots_root, ignore_errors=True)
+
+    async def __aenter__(self) -> "BrowserHub":
+        return await self.start()
+
+    async def __aexit__(self, *exc) -> None:
+        await self.stop()
+
+    def get(self, sid: str) -> Session:
+        try:
+            return self._sessions[sid]
+        except KeyError:
+            raise SessionError(f"no open session {sid!r}; open one first") from None
+
+    @property
+    def sessions(self) -> list[str]:
+        return list(self._sessions)
+
+    async def open(self, target: str, width: int = 1280, height: int = 800, scale: float = 1.0,
+                   seed: int | None = 1, clock: str | None = "2026-01-15T10:00:00Z",
+                   timeout_s: float = 30.0) -> Session:
+        """Open a loopback URL, or a local HTML file / folder served on its own loopback port."""
+        if self._browser is None or not self._browser.is_connected():
+            raise BrowserFault("browser is not running")
+        site, url = None, target
+        if not target.startswith(("http://", "https://", "about:", "data:")):
+            path = Path(target).expanduser().resolve()
+            if not path.exists():
+                raise SessionError(f"no such file or folder: {path}")
+            root, page_name = (path, "index.html") if path.is_dir() else (path.parent, path.name)
+            site = StaticSite(root)
+            url = site.url + page_name
+        elif not is_loopback_url(target):
+            raise SessionError(f"only loopback URLs may be opened, not {target}")
+        sid = f"s{next(self._ids)}"
+        context = await self._browser.new_context(
+            viewport={"width": width, "height": height}, device_scale_factor=scale,
+            service_workers="block", locale="en-US", timezone_id="UTC", reduced_motion="reduce")
+        session = Session(id=sid, context=context, page=None, shots_dir=self.shots_root / sid, site=site)  # type: ignore[arg-type]
+        session.shots_dir.mkdir(parents=True, exist_ok=True)
+        await context.route("**/*", lambda route: self._route(session, route))
+        if seed is not None:
+            await context.add_init_script(SEED_RANDOM % seed)
+        if clock:
+            await context.clock.install(time=dt.datetime.fromisoformat(clock.replace("Z", "+00:00")))
+        page = await context.new_page()
+        session.page = page
+        self._watch(session, page)
+        context.on("page", lambda p: asyncio.ensure_future(self._close_popup(session, p)))
+        self._sessions[sid] = session
+        try:
+            await page.goto(url, wait_until="load", timeout=timeout_s * 1000)
+        except Exception as e:
+            session.page_errors.append(f"load: {e}".splitlines()[0])
+        return session
+
+    async def close(self, sid: str) -> None:
+        s = self._sessions.pop(sid, None)
+        if s is None:
+            return
+        try:
+            await asyncio.wait_for(s.context.close(), 10)
+        except Exception:
+            pass
+        if s.site is not None:
+            s.site.close()
+
+    async def _route(self, session: Session, route: Route) -> None:
+        url = route.request.url
+        if is_loopback_url(url):
+            if len(session.requested) < 2000:
+                session.requested.append(url)
+            await route.continue_()
+        else:
+            session.blocked.append(url[:300])
+            await route.abort("blockedbyclient")
+
+    def _watch(self, s: Session, page: Page) -> None:
+        page.on("console", lambda m: len(s.console) < 500 and s.console.append({"type": m.type, "text": m.text[:500]}))
+        page.on("pageerror", lambda e: len(s.page_errors) < 200 and s.page_errors.append(str(e)[:500]))
+        page.on("dialog", lambda d: asyncio.ensure_future(self._dismiss(s, d)))
+
+    async def _dismiss(self, s: Session, dialog) -> None:
+        s.dialogs.append(f"{dialog.type}: {dialog.message[:200]}")
+        try:
+            await dialog.dismiss()
+        except Exception:
+            pass
+
+    async def _close_popup(self, s: Session, popup: Page) -> None:
+        if popup is not s.page:
+            s.dialogs.append(f"popup closed: {popup.url[:200]}")
+            try:
+                await popup.close()
+            except Exception:
+                pass

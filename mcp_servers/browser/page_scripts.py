@@ -1,0 +1,125 @@
+"""JavaScript run inside pages: seeding, element listing, structured checks.
+
+Each function is evaluated in the page with explicit arguments; none of them changes the DOM.
+"""
+
+# Replaces Math.random with a seeded generator so a page behaves the same in every replay.
+SEED_RANDOM = """
+(() => {
+  let s = %d >>> 0;
+  Math.random = function () {
+    s = (s + 0x6D2B79F5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+})();
+"""
+
+# Returns [elements, infos]: the visible interactive elements in DOM order and a description of each.
+LIST_ELEMENTS = """
+(limit) => {
+  const SEL = 'a[href],button,input,select,textarea,summary,label,[role],[onclick],[tabindex],' +
+              '[contenteditable=""],[contenteditable="true"],.btn';
+  const seen = new Set(); const els = [];
+  const visible = (el) => {
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) return false;
+    const cs = getComputedStyle(el);
+    return cs.visibility !== 'hidden' && cs.display !== 'none' && parseFloat(cs.opacity || '1') > 0.01;
+  };
+  for (const el of document.querySelectorAll(SEL)) { if (!seen.has(el)) { seen.add(el); els.push(el); } }
+  for (const el of document.querySelectorAll('body *')) {
+    if (els.length > 4 * limit) break;
+    if (seen.has(el)) continue;
+    const cs = getComputedStyle(el);
+    if (cs.cursor === 'pointer' && !(el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer')) {
+      seen.add(el); els.push(el);
+    }
+  }
+  const order = (a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING) ? -1 : 1;
+  const keep = els.filter(visible).sort(order).slice(0, limit);
+  const clean = (s) => (s || '').replace(/\\s+/g, ' ').trim().slice(0, 160);
+  const roleOf = (el) => {
+    const r = el.getAttribute('role'); if (r) return r;
+    const t = el.tagName.toLowerCase(), ty = (el.getAttribute('type') || 'text').toLowerCase();
+    if (t === 'a') return 'link';
+    if (t === 'button' || t === 'summary') return 'button';
+    if (t === 'select') return 'combobox';
+    if (t === 'textarea') return 'textbox';
+    if (t === 'input') {
+      if (['button', 'submit', 'reset', 'image'].includes(ty)) return 'button';
+      if (ty === 'checkbox' || ty === 'radio' || ty === 'range') return ty === 'range' ? 'slider' : ty;
+      return 'textbox';
+    }
+    return 'generic';
+  };
+  const nameOf = (el) => {
+    const a = el.getAttribute('aria-label'); if (a) return clean(a);
+    const lb = el.getAttribute('aria-labelledby');
+    if (lb) { const t = lb.split(/\\s+/).map(i => document.getElementById(i)).filter(Boolean).map(e => e.innerText).join(' '); if (t.trim()) return clean(t); }
+    if (el.labels && el.labels.length) return clean(Array.from(el.labels).map(l => l.innerText).join(' '));
+    const t = el.tagName.toLowerCase();
+    if (t === 'input' || t === 'textarea') {
+      const ty = (el.getAttribute('type') || '').toLowerCase();
+      if (['button', 'submit', 'reset'].includes(ty)) return clean(el.value);
+      return clean(el.getAttribute('placeholder') || el.getAttribute('title') || el.getAttribute('name') || '');
+    }
+    if (t === 'img') return clean(el.getAttribute('alt') || '');
+    return clean(el.innerText || el.getAttribute('title') || el.getAttribute('alt') ||
+                 (el.querySelector('img[alt]') || {getAttribute: () => ''}).getAttribute('alt'));
+  };
+  const cssPath = (el) => {
+    if (el.id) return '#' + CSS.escape(el.id);
+    const parts = [];
+    for (let e = el; e && e.nodeType === 1 && e !== document.body; e = e.parentElement) {
+      if (e.id) { parts.unshift('#' + CSS.escape(e.id)); break; }
+      let i = 1; for (let s = e.previousElementSibling; s; s = s.previousElementSibling) if (s.tagName === e.tagName) i++;
+      parts.unshift(e.tagName.toLowerCase() + ':nth-of-type(' + i + ')');
+    }
+    return parts.join(' > ');
+  };
+  const infos = keep.map((el, i) => {
+    const r = el.getBoundingClientRect();
+    return {ref: i, tag: el.tagName.toLowerCase(), role: roleOf(el), name: nameOf(el),
+            text: clean(el.innerText || el.value || ''), classes: clean(el.className && el.className.baseVal !== undefined ? el.className.baseVal : el.className),
+            id: el.id || '', css: cssPath(el), bbox: [r.x, r.y, r.width, r.height],
+            enabled: !el.disabled};
+  });
+  return [keep, infos];
+}
+"""
+
+# Evaluates structured checks against the live DOM; returns [{ok, observed}] in order.
+RUN_CHECKS = """
+(checks) => {
+  const norm = (s) => (s || '').replace(/\\s+/g, ' ').trim().toLowerCase();
+  const body = norm(document.body ? document.body.innerText : '');
+  const shown = (el) => { const r = el.getBoundingClientRect(); const cs = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && cs.visibility !== 'hidden' && cs.display !== 'none'; };
+  const q = (sel) => { try { return Array.from(document.querySelectorAll(sel)); } catch (e) { return null; } };
+  return checks.map((c) => {
+    if (c.kind === 'text_visible') return {ok: body.includes(norm(c.text)), observed: body.slice(0, 300)};
+    if (c.kind === 'text_absent') return {ok: !body.includes(norm(c.text)), observed: body.slice(0, 300)};
+    if (c.kind === 'url_contains') return {ok: location.href.includes(c.text), observed: location.href};
+    const els = q(c.selector);
+    if (els === null) return {ok: false, observed: 'invalid selector'};
+    if (c.kind === 'count') { const n = els.filter(shown).length; return {ok: n === c.equals, observed: String(n)}; }
+    if (c.kind === 'value') {
+      if (!els.length) return {ok: false, observed: 'no element'};
+      const v = els[0].value !== undefined ? String(els[0].value) : els[0].textContent;
+      return {ok: v === c.equals, observed: v};
+    }
+    return {ok: false, observed: 'unsupported check ' + c.kind};
+  });
+}
+"""
+
+PAGE_STATE = """
+() => ({url: location.href, title: document.title, scroll_x: window.scrollX, scroll_y: window.scrollY,
+        text: document.body ? document.body.innerText : ''})
+"""
+
+# Resolves after two animation frames so the screenshot shows the painted result of the action.
+TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"

@@ -1,0 +1,150 @@
+"""The browser MCP server: isolated Chromium sessions on loopback pages, driven by tools."""
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Literal
+
+from mcp.server.mcpserver import Context, Image, MCPServer
+from pydantic import BaseModel
+
+from mcp_servers.browser import actions
+from mcp_servers.browser.hub import BrowserFault, BrowserHub, SessionError
+from mcp_servers.common import ACTS, DESTRUCTIVE, READ_ONLY, mapped_errors
+from mcp_servers.imaging import image_size, model_view
+
+errors = mapped_errors((SessionError, actions.ActionFailed, ValueError), (BrowserFault,))
+
+
+class Opened(BaseModel):
+    session: str
+    url: str
+    load_errors: list[str]
+
+
+class Shot(BaseModel):
+    path: str
+    width: int
+    height: int
+
+
+class Outcome(BaseModel):
+    ok: bool = True
+    detail: dict = {}
+    blocked_requests: int = 0
+
+
+def build_server(shots_dir: Path | None = None) -> MCPServer:
+    """A browser server whose screenshots go to `shots_dir` (a temp folder when None)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_server):
+        async with BrowserHub(shots_root=shots_dir) as hub:
+            yield hub
+
+    mcp = MCPServer("iwr-browser", instructions="Drive a sandboxed Chromium: open a page, act on it, look at it.",
+                    lifespan=lifespan)
+
+    def hub_of(ctx: Context) -> BrowserHub:
+        return ctx.request_context.lifespan_context
+
+    def outcome(ctx: Context, sid: str, detail: dict) -> Outcome:
+        return Outcome(detail=detail, blocked_requests=len(hub_of(ctx).get(sid).blocked))
+
+    @mcp.tool(annotations=ACTS)
+    @errors
+    async def open(target: str, ctx: Context, width: int = 1280, height: int = 800, scale: float = 1.0,
+                   seed: int | None = 1, clock: str | None = "2026-01-15T10:00:00Z") -> Opened:
+        """Open a loopback URL or a local HTML file/folder in a new isolated session; returns its id."""
+        s = await hub_of(ctx).open(target, width=width, height=height, scale=scale, seed=seed, clock=clock)
+        return Opened(session=s.id, url=s.page.url, load_errors=s.page_errors[:5])
+
+    @mcp.tool(annotations=READ_ONLY)
+    @errors
+    async def screenshot(session: str, ctx: Context, name: str | None = None, full_page: bool = False,
+                         wait_ms: int = 0) -> Shot:
+        """Save a full-size PNG of the viewport (or the full page) on disk and return its path."""
+        s = hub_of(ctx).get(session)
+        await actions.settle(s, wait_ms)
+        path = await actions.screenshot(s, name, full_page)
+        w, h = image_size(path)
+        return Shot(path=str(path), width=w, height=h)
+
+    @mcp.tool(annotations=READ_ONLY, structured_output=False)
+    @errors
+    async def look(session: str, ctx: Context, full_page: bool = False) -> list:
+        """Show the page as an image (downscaled for a model; the full-size PNG path comes with it)."""
+        path = await actions.screenshot(hub_of(ctx).get(session), None, full_page)
+        w, h, jpeg = model_view(path)
+        return [Shot(path=str(path), width=w, height=h).model_dump_json(), Image(data=jpeg, format="jpeg")]
+
+    @mcp.tool(annotations=READ_ONLY)
+    @errors
+    async def elements(session: str, ctx: Context, limit: int = 200) -> list[dict]:
+        """List visible interactive elements (ref, role, name, text, bbox) in DOM order."""
+        return await actions.list_elements(hub_of(ctx).get(session), limit)
+
+    @mcp.tool(annotations=ACTS)
+    @errors
+    async def click(session: str, ctx: Context, ref: int | None = None, selector: str | None = None,
+                    text: str | None = None, x: float | None = None, y: float | None = None) -> Outcome:
+        """Click by element ref (from elements), CSS selector, visible text, or x/y coordinates."""
+        return outcome(ctx, session, await actions.click(hub_of(ctx).get(session), ref, selector, text, x, y))
+
+    @mcp.tool(annotations=ACTS)
+    @errors
+    async def hover(session: str, ctx: Context, ref: int | None = None, selector: str | None = None,
+                    text: str | None = None, x: float | None = None, y: float | None = None) -> Outcome:
+        """Move the mouse over an element (ref, selector or text) or a point."""
+        return outcome(ctx, session, await actions.hover(hub_of(ctx).get(session), ref, selector, text, x, y))
+
+    @mcp.tool(name="type", annotations=ACTS)
+    @errors
+    async def type_(session: str, text: str, ctx: Context, ref: int | None = None, selector: str | None = None,
+                    label: str | None = None, clear: bool = False) -> Outcome:
+        """Focus an element (ref, selector or visible label) and type text key by key."""
+        return outcome(ctx, session, await actions.type_text(hub_of(ctx).get(session), text, ref, selector, label, clear))
+
+    @mcp.tool(annotations=ACTS)
+    @errors
+    async def press(session: str, key: str, ctx: Context) -> Outcome:
+        """Press a key such as Enter, Escape, Tab, ArrowLeft or Control+A."""
+        return outcome(ctx, session, await actions.press(hub_of(ctx).get(session), key))
+
+    @mcp.tool(annotations=ACTS)
+    @errors
+    async def scroll(session: str, ctx: Context, direction: Literal["up", "down", "left", "right"] = "down",
+                     amount: float | None = None) -> Outcome:
+        """Scroll by `amount` pixels (default half the viewport); reports scroll position before and after."""
+        return outcome(ctx, session, await actions.scroll(hub_of(ctx).get(session), direction, amount))
+
+    @mcp.tool(annotations=READ_ONLY)
+    @errors
+    async def state(session: str, ctx: Context, max_text: int = 4000) -> dict:
+        """URL, title, scroll position and visible text (cut; call with a larger max_text for more)."""
+        return await actions.page_state(hub_of(ctx).get(session), max_text)
+
+    @mcp.tool(annotations=READ_ONLY)
+    @errors
+    async def check(session: str, checks: list[dict], ctx: Context) -> list[dict]:
+        """Evaluate structured checks (text_visible, text_absent, count, value, url_contains) on the page."""
+        return await actions.run_checks(hub_of(ctx).get(session), checks)
+
+    @mcp.tool(annotations=READ_ONLY)
+    @errors
+    async def console(session: str, ctx: Context) -> dict:
+        """Console messages, page errors, dismissed dialogs and blocked outside requests so far."""
+        s = hub_of(ctx).get(session)
+        return {"console": s.console[-100:], "page_errors": s.page_errors[-50:], "dialogs": s.dialogs[-50:],
+                "blocked_requests": s.blocked[-100:]}
+
+    @mcp.tool(annotations=DESTRUCTIVE)
+    @errors
+    async def close(session: str, ctx: Context) -> Outcome:
+        """Close a session and its browser context."""
+        s = hub_of(ctx).get(session)
+        blocked = len(s.blocked)
+        await hub_of(ctx).close(session)
+        return Outcome(detail={"closed": session}, blocked_requests=blocked)
+
+    return mcp

@@ -1,0 +1,44 @@
+"""Serve one folder on 127.0.0.1 so a page gets a real origin of its own (own storage per task)."""
+from __future__ import annotations
+
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - keep stdout/stderr clean
+        pass
+
+    def translate_path(self, path: str) -> str:
+        # Refuse anything (e.g. a symbolic link) that resolves outside the served folder.
+        local = Path(super().translate_path(path)).resolve()
+        root = Path(self.directory).resolve()
+        if local != root and root not in local.parents:
+            return str(root / "__outside_refused__")
+        return str(local)
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+
+class StaticSite:
+    """A threaded static file server for one folder; `url` is its base."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root).resolve()
+        handler = partial(_Handler, directory=str(self.root))
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/"
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()

@@ -1,0 +1,38 @@
+"""Start a server by name on stdio or streamable HTTP; the one entry point for `iwr mcp`."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from mcp_servers.common import serve
+
+SERVERS = ("browser", "metrics")
+
+
+def build(name: str, args: argparse.Namespace):
+    """Import lazily: starting one server must not load the others' heavy libraries."""
+    if name == "browser":
+        from mcp_servers.browser.server import build_server
+
+        return build_server(shots_dir=args.shots)
+    if name == "metrics":
+        from mcp_servers.metrics.server import build_server
+
+        return build_server(allowed_roots=args.allow)
+    raise SystemExit(f"unknown server {name!r}; choose one of {', '.join(SERVERS)}")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="iwr mcp", description="Start an iwr MCP server (stdio by default).")
+    p.add_argument("name", choices=SERVERS)
+    p.add_argument("--http", type=int, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT instead of stdio")
+    p.add_argument("--shots", type=Path, help="browser: folder for screenshots (default: a temp folder)")
+    p.add_argument("--allow", type=Path, action="append", default=[],
+                   help="metrics: a folder images may be read from (repeatable; default: cwd and temp)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    serve(build(args.name, args), args.http)

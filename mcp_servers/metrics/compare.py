@@ -1,0 +1,139 @@
+"""Compute several metrics for one reference/candidate pair, sharing work between them."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from .features import DinoModel, Features, FeatureModel
+from .images import ImageLike, load_rgb, to_common_size
+from .ocr import ocr_text, similarity_from_texts
+from .ssim import gray_array, ssim_arrays, ssim_value
+from .structure import (
+    aligned_ssim,
+    color_similarity,
+    combine_structural,
+    layout_from_gray,
+    layout_value,
+)
+from .values import MetricUnavailable, MetricValue
+
+__all__ = ["METRICS", "MetricModels", "MetricUnavailable", "MetricValue", "compare"]
+
+METRICS = ("ocr", "ssim", "feature", "feature_distance", "dino", "color", "layout", "structural")
+
+
+class MetricModels:
+    """Models shared across compare() calls; each is loaded on first use."""
+
+    def __init__(
+        self,
+        feature: FeatureModel | None = None,
+        dino: DinoModel | None = None,
+        *,
+        dino_path: str | Path | None = None,
+        ocr_engine: str = "tesseract",
+    ) -> None:
+        self._feature = feature
+        self._dino = dino
+        self.dino_path = dino_path
+        self.ocr_engine = ocr_engine
+
+    def feature_model(self) -> FeatureModel:
+        """The EfficientNet-Lite0 model (bundled weights), loaded once per process."""
+        if self._feature is None:
+            self._feature = FeatureModel.load()
+        return self._feature
+
+    def dino_model(self) -> DinoModel:
+        """The local DINOv2 model; raises MetricUnavailable when it is not configured."""
+        if self._dino is None:
+            self._dino = DinoModel(self.dino_path)
+        return self._dino
+
+
+def _digest(img: Image.Image) -> str:
+    return f"{img.size}:{hashlib.blake2b(img.tobytes(), digest_size=16).hexdigest()}"
+
+
+class _Pair:
+    """Per-call memo: each intermediate (OCR text, features, blocks) is computed once per image."""
+
+    def __init__(self, ref: Image.Image, cand: Image.Image, models: MetricModels) -> None:
+        self.ref, self.cand, self.models = ref, cand, models
+        self.keys = (_digest(ref), _digest(cand))
+        self._memo: dict[tuple[str, str], object] = {}
+
+    def _per_image(self, kind: str, fn: Callable[[Image.Image], object]) -> tuple:
+        out = []
+        for key, img in zip(self.keys, (self.ref, self.cand)):
+            if (kind, key) not in self._memo:
+                self._memo[(kind, key)] = fn(img)
+            out.append(self._memo[(kind, key)])
+        return tuple(out)
+
+    @cached_property
+    def grays(self) -> tuple[np.ndarray, np.ndarray]:
+        ref, cand = to_common_size(self.ref, self.cand)
+        return gray_array(ref), gray_array(cand)
+
+    @cached_property
+    def layout(self) -> tuple[float, tuple[int, int], dict]:
+        return layout_from_gray(*self.grays)
+
+    def ocr(self) -> MetricValue:
+        engine = self.models.ocr_engine
+        ref_text, cand_text = self._per_image(f"ocr:{engine}", lambda im: ocr_text(im, engine))
+        return similarity_from_texts(ref_text, cand_text, engine)
+
+    def features(self) -> tuple[Features, Features]:
+        return self._per_image("features", self.models.feature_model().extract)
+
+    @cached_property
+    def ssim(self) -> MetricValue:
+        return ssim_value(ssim_arrays(*self.grays), self.ref.size)
+
+    @cached_property
+    def color(self) -> MetricValue:
+        return color_similarity(self.ref, self.cand)
+
+    def structural(self) -> MetricValue:
+        score, offset, detail = self.layout
+        ssim = self.ssim.value if offset == (0, 0) else aligned_ssim(*self.grays, offset)
+        return combine_structural(score, self.color.value, ssim, detail)
+
+    def metric(self, name: str) -> MetricValue:
+        if name == "ocr":
+            return self.ocr()
+        if name == "ssim":
+            return self.ssim
+        if name == "feature":
+            return self.models.feature_model().similarity_of(*self.features())
+        if name == "feature_distance":
+            return self.models.feature_model().distance_of(*self.features())
+        if name == "dino":
+            dino = self.models.dino_model()
+            return dino.similarity_of(*self._per_image("dino", dino.embed))
+        if name == "color":
+            return self.color
+        if name == "layout":
+            return layout_value(self.layout[0], self.layout[2])
+        if name == "structural":
+            return self.structural()
+        raise ValueError(f"unknown metric {name!r}; expected one of {METRICS}")
+
+
+def compare(
+    ref: ImageLike, cand: ImageLike, metrics: Sequence[str], models: MetricModels | None = None
+) -> dict[str, MetricValue]:
+    """Score a candidate against a reference on each named metric (see METRICS)."""
+    unknown = [m for m in metrics if m not in METRICS]
+    if unknown:
+        raise ValueError(f"unknown metric(s) {unknown}; expected some of {list(METRICS)}")
+    pair = _Pair(load_rgb(ref), load_rgb(cand), models or MetricModels())
+    return {name: pair.metric(name) for name in dict.fromkeys(metrics)}

@@ -1,0 +1,68 @@
+"""The metrics MCP server: compare two screenshots with named, versioned metrics."""
+from __future__ import annotations
+
+import contextlib
+import tempfile
+from pathlib import Path
+
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
+
+from mcp_servers.common import READ_ONLY, mapped_errors
+from mcp_servers.metrics.compare import MetricModels, MetricUnavailable, compare as compare_images
+from mcp_servers.metrics.ocr import ocr_text
+
+errors = mapped_errors((ValueError, FileNotFoundError, PermissionError), (MetricUnavailable, RuntimeError, OSError))
+METRIC_NAMES = ["ocr", "ssim", "feature", "feature_distance", "dino", "color", "layout", "structural"]
+
+
+def confined(path: str, roots: list[Path]) -> Path:
+    """The resolved path if it lies inside one of the allowed roots; PermissionError otherwise."""
+    p = Path(path).expanduser().resolve()
+    if not any(p == r or r in p.parents for r in roots):
+        raise PermissionError(f"{path} is outside the folders this server may read ({', '.join(map(str, roots))})")
+    if not p.is_file():
+        raise FileNotFoundError(f"no such image: {path}")
+    return p
+
+
+def build_server(allowed_roots: list[Path] | None = None, preload: bool = True) -> MCPServer:
+    """A metrics server reading images only under `allowed_roots` (default: cwd and the temp folder)."""
+    roots = [Path(r).resolve() for r in (allowed_roots or [Path.cwd(), Path(tempfile.gettempdir())])]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_server):
+        models = MetricModels()
+        if preload:  # load the deep model once, before the first request, not during it
+            await anyio.to_thread.run_sync(models.feature_model)
+        yield models
+
+    mcp = MCPServer("iwr-metrics", instructions="Compare a reference screenshot with a candidate one.",
+                    lifespan=lifespan)
+
+    @mcp.tool(annotations=READ_ONLY)
+    @errors
+    async def compare(reference: str, candidate: str, ctx: Context, metrics: list[str] | None = None) -> dict:
+        """Similarity of candidate to reference for each metric (ocr, ssim, feature, structural, ...), with backends."""
+        names = metrics or ["ocr", "feature", "ssim", "structural"]
+        unknown = sorted(set(names) - set(METRIC_NAMES))
+        if unknown:
+            raise ValueError(f"unknown metrics {unknown}; choose from {METRIC_NAMES}")
+        ref, cand = confined(reference, roots), confined(candidate, roots)
+        models = ctx.request_context.lifespan_context
+        values = await anyio.to_thread.run_sync(lambda: compare_images(ref, cand, names, models))
+        return {k: v.model_dump() for k, v in values.items()}
+
+    @mcp.tool(annotations=READ_ONLY)
+    @errors
+    async def ocr(image: str, ctx: Context, max_chars: int = 4000) -> dict:
+        """Text read from an image by OCR (Tesseract), cut to max_chars."""
+        text = await anyio.to_thread.run_sync(lambda: ocr_text(confined(image, roots)))
+        return {"text": text[:max_chars], "truncated": len(text) > max_chars}
+
+    @mcp.tool(annotations=READ_ONLY)
+    async def list_metrics() -> list[str]:
+        """Names of the metrics `compare` accepts."""
+        return METRIC_NAMES
+
+    return mcp

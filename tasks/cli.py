@@ -1,0 +1,63 @@
+"""`iwr tasks ...`: validate and list suites."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+tasks_app = typer.Typer(help="Validate and inspect task suites.", no_args_is_help=True)
+BUNDLED = Path(__file__).resolve().parent / "suite"
+
+
+@tasks_app.command()
+def validate(path: Path = typer.Argument(BUNDLED, help="a data.jsonl or the folder holding it")):
+    """Check a suite (schema, files, checkpoints); print every problem; exit 1 if any.
+
+    Example:
+      iwr tasks validate tasks/suite
+    """
+    from tasks.validate import validate_suite
+
+    problems = validate_suite(path)
+    for p in problems:
+        typer.echo(str(p))
+    if problems:
+        typer.echo(f"{len(problems)} problem(s)", err=True)
+        raise typer.Exit(1)
+    typer.echo("ok")
+
+
+@tasks_app.command("list")
+def list_(path: Path = typer.Option(BUNDLED, "--tasks", help="a data.jsonl or the folder holding it"),
+          as_json: bool = typer.Option(False, "--json", help="print a JSON list")):
+    """List the tasks of a suite with their levels and counts.
+
+    Example:
+      iwr tasks list --json
+    """
+    from tasks.loader import TaskFileError, load_suite
+
+    try:
+        suite = load_suite(path)
+    except TaskFileError as e:
+        typer.echo(f"error:\n{e}", err=True)
+        raise typer.Exit(2)
+    rows = [{"id": t.record.id, "classification": t.record.classification.model_dump(),
+             "actions": len(t.record.action_sequence),
+             "assertions": sum(1 for a in t.record.action_sequence if a.logical_assertion),
+             "resolution": t.record.recording_details.resolution, "source_website": t.record.source_website}
+            for t in suite.tasks]
+    if as_json:
+        typer.echo(json.dumps(rows))
+        return
+    table = Table(title=str(suite.root))
+    for c in ("id", "domain", "levels", "actions", "assertions", "resolution"):
+        table.add_column(c)
+    for r in rows:
+        c = r["classification"]
+        table.add_row(str(r["id"]), c["domain"], f"{c['interaction_complexity']}/{c['visual_complexity']}",
+                      str(r["actions"]), str(r["assertions"]), r["resolution"])
+    Console().print(table)

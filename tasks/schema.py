@@ -1,0 +1,174 @@
+"""Pydantic models of the IWR-Bench `data.jsonl` schema plus our optional `iwr` extension.
+
+Official objects accept unknown keys (the released data may carry more than the paper lists);
+our own extension objects forbid them so typos in hand-written files are caught.
+"""
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+ActionType = Literal["Click", "Type", "Scroll", "Press"]
+RESOLUTION_RE = re.compile(r"^\s*(\d{2,5})\s*[xX*]\s*(\d{2,5})\s*$")
+
+
+class Official(BaseModel):
+    """Base of the official objects: unknown keys are kept, never rejected."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class Ours(BaseModel):
+    """Base of our extension objects: unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- our extension -------------------------------------------------------------------------
+
+class TextVisible(Ours):
+    """The page's visible text contains `text` (case-insensitive, whitespace-normalised)."""
+
+    kind: Literal["text_visible"] = "text_visible"
+    text: str
+
+
+class TextAbsent(Ours):
+    """The page's visible text does not contain `text`."""
+
+    kind: Literal["text_absent"] = "text_absent"
+    text: str
+
+
+class ElementCount(Ours):
+    """Exactly `equals` visible elements match the CSS `selector`."""
+
+    kind: Literal["count"] = "count"
+    selector: str
+    equals: int
+
+
+class InputValue(Ours):
+    """The form control matched by `selector` holds the value `equals`."""
+
+    kind: Literal["value"] = "value"
+    selector: str
+    equals: str
+
+
+class UrlContains(Ours):
+    """The page URL (including the hash) contains `text`."""
+
+    kind: Literal["url_contains"] = "url_contains"
+    text: str
+
+
+class RegionChanges(Ours):
+    """The pixels inside `bbox` [x, y, w, h] differ before and after the action."""
+
+    kind: Literal["region_changes"] = "region_changes"
+    bbox: tuple[int, int, int, int]
+
+
+Check = Annotated[
+    Union[TextVisible, TextAbsent, ElementCount, InputValue, UrlContains, RegionChanges],
+    Field(discriminator="kind"),
+]
+
+
+class TargetHint(Ours):
+    """Where the action's element was at recording time; every field is optional."""
+
+    selector: str | None = None
+    role: str | None = None
+    name: str | None = None
+    text: str | None = None
+    bbox: tuple[float, float, float, float] | None = None
+    crop: str | None = Field(None, description="path of a PNG crop of the element, relative to the task folder")
+
+
+class ActionExtension(Ours):
+    """Our per-action extension (key `iwr`), ignored by the official tools."""
+
+    target: TargetHint | None = None
+    checks: list[Check] = Field(default_factory=list)
+    wait_ms: int = Field(500, ge=0, le=30_000, description="settle time after the action at recording")
+
+
+class Reference(Ours):
+    """Where the reference site lives, for the oracle agent."""
+
+    site: str = Field(description="folder of the site, relative to the suite root or absolute")
+    page: str = "index.html"
+
+
+class TaskExtension(Ours):
+    """Our per-task extension (key `iwr`)."""
+
+    version: int = 1
+    reference: Reference | None = None
+    seed: int = 1
+    clock: str = "2026-01-15T10:00:00Z"
+
+
+# --- the official schema ---------------------------------------------------------------------
+
+class Classification(Official):
+    interaction_complexity: Literal["L1", "L2", "L3", "L4"]
+    visual_complexity: Literal["V1", "V2", "V3", "V4"]
+    domain: str
+    sub_domain: str = ""
+
+
+class RecordingDetails(Official):
+    resolution: str = "1920x1080"
+    environment: str = ""
+
+    @field_validator("resolution")
+    @classmethod
+    def _resolution(cls, v: str) -> str:
+        if not RESOLUTION_RE.match(v):
+            raise ValueError(f"resolution must look like WIDTHxHEIGHT, got {v!r}")
+        return v
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height) in CSS pixels."""
+        m = RESOLUTION_RE.match(self.resolution)
+        assert m
+        return int(m.group(1)), int(m.group(2))
+
+
+class ActionParameters(Official):
+    description: str
+    key: str | None = None
+    direction: str | None = None
+    scroll_page: str | None = None
+    text: str | None = None
+    element_index: int | None = None
+
+
+class Action(Official):
+    type: ActionType
+    parameters: ActionParameters
+    visual_evaluation_flag: bool = False
+    logical_assertion: str | None = None
+    iwr: ActionExtension | None = None
+
+
+class TaskRecord(Official):
+    """One line of `data.jsonl`."""
+
+    id: int
+    classification: Classification
+    recording_details: RecordingDetails = Field(default_factory=RecordingDetails)
+    source_website: str = ""
+    action_sequence: list[Action]
+    iwr: TaskExtension | None = None
+
+    @property
+    def flagged(self) -> list[int]:
+        """1-based indices of the actions with a visual checkpoint."""
+        return [i for i, a in enumerate(self.action_sequence, 1) if a.visual_evaluation_flag]

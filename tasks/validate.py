@@ -1,0 +1,74 @@
+"""Check a suite beyond its schema: files present, checkpoints against visual flags, paths."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image, UnidentifiedImageError
+
+from tasks.loader import Problem, Suite, Task, parse_lines, resolve_suite_file
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def _image_problem(path: Path, field: str) -> Problem | None:
+    try:
+        with Image.open(path) as im:
+            im.verify()
+    except (UnidentifiedImageError, OSError) as e:
+        return Problem(str(path), field, f"not a readable image: {e}")
+    return None
+
+
+def validate_task(task: Task) -> list[Problem]:
+    """Every problem of one task folder; an empty list means the task is usable."""
+    rec, d, out = task.record, task.folder, []
+    where = f"data/{rec.id}"
+    if not d.is_dir():
+        return [Problem(str(d), "id", f"task folder {where} does not exist")]
+    if task.video is None:
+        out.append(Problem(str(d), "video", f"no video.mp4 or video.webm in {where}"))
+    if not task.asset_sheets():
+        out.append(Problem(str(d / "stitched_assets"), "stitched_assets", "no stitched asset sheet"))
+    for step in [0, *rec.flagged]:
+        cp = d / "checkpoints" / f"step_{step}.png"
+        field = "checkpoints" if step == 0 else f"action_sequence.{step - 1}.visual_evaluation_flag"
+        if not cp.is_file():
+            out.append(Problem(str(cp), field, f"checkpoint step_{step}.png is missing"))
+        elif (p := _image_problem(cp, field)) is not None:
+            out.append(p)
+    for i, a in enumerate(rec.action_sequence):
+        if a.type == "Press" and not (a.parameters.key or a.parameters.description):
+            out.append(Problem(str(d), f"action_sequence.{i}.parameters.key", "Press needs a key or a description"))
+        crop = a.iwr.target.crop if a.iwr and a.iwr.target else None
+        if crop:
+            p = d / crop
+            if not _inside(p, d):
+                out.append(Problem(str(d), f"action_sequence.{i}.iwr.target.crop", f"path {crop!r} leaves the task folder"))
+            elif not p.is_file():
+                out.append(Problem(str(p), f"action_sequence.{i}.iwr.target.crop", "file does not exist"))
+    ref = task.reference_site()
+    if ref is not None:
+        if not _inside(ref, task.suite_root.parent):
+            out.append(Problem(str(d), "iwr.reference.site", f"{ref} is outside the suite's tree"))
+        elif not (ref / rec.iwr.reference.page).is_file():
+            out.append(Problem(str(ref), "iwr.reference.page", f"{rec.iwr.reference.page} does not exist"))
+    return out
+
+
+def validate_suite(path: str | Path) -> list[Problem]:
+    """All problems of a suite: data.jsonl lines first, then each task folder."""
+    f = resolve_suite_file(path)
+    records, problems = parse_lines(f)
+    suite = Suite(root=f.resolve().parent)
+    for rec in records:
+        t = Task(record=rec, folder=suite.root / "data" / str(rec.id), suite_root=suite.root)
+        problems.extend(validate_task(t))
+    if not records and not problems:
+        problems.append(Problem(str(f), "(file)", "no tasks"))
+    return problems
