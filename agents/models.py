@@ -21,6 +21,7 @@ class ModelConfig(BaseModel):
 
     model: str = Field(description="litellm model name, or scripted:<file>")
     api_base: str | None = Field(None, description="base URL of an OpenAI-compatible server")
+    api_key: str | None = Field(None, description="API key; default: the provider's usual environment variable")
     temperature: float = Field(0.0, description="sampling temperature; the paper uses 0")
     max_tokens: int = Field(16_000, description="answer length limit")
     timeout_s: float = Field(600.0, description="limit for one call")
@@ -96,13 +97,18 @@ async def complete(messages: list[dict], cfg: ModelConfig) -> Reply:
         return Reply(text=text, model=cfg.model, latency_s=time.monotonic() - started)
     import litellm
 
+    litellm.suppress_debug_info = True
     transient = (litellm.RateLimitError, litellm.InternalServerError, litellm.ServiceUnavailableError,
                  litellm.Timeout, litellm.APIConnectionError, litellm.BadGatewayError)
+    api_key = cfg.api_key
+    if api_key is None and cfg.api_base and not os.environ.get("OPENAI_API_KEY"):
+        api_key = "no-key"  # local OpenAI-compatible servers ignore the key, but the client insists on one
     last: Exception | None = None
     for attempt in range(cfg.retries + 1):
         try:
             resp = await litellm.acompletion(model=cfg.model, messages=messages, temperature=cfg.temperature,
-                                             max_tokens=cfg.max_tokens, api_base=cfg.api_base, timeout=cfg.timeout_s)
+                                             max_tokens=cfg.max_tokens, api_base=cfg.api_base, api_key=api_key, max_retries=0, num_retries=0,
+                                             timeout=cfg.timeout_s)
             break
         except transient as e:
             last = e

@@ -13,7 +13,7 @@ QUOTE_RE = re.compile(r"'([^']+)'|\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’")
 WORD_RE = re.compile(r"[a-z0-9]+")
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
             "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}
-ORDINAL_RE = re.compile(r"\b(?:the\s+)?(\d+)(?:st|nd|rd|th)\b|\b(" + "|".join(ORDINALS) + r")\b")
+ORDINAL_RE = re.compile(r"\b(?:(\d+)(?:st|nd|rd|th)|(" + "|".join(ORDINALS) + r"))\s+([a-z][a-z-]*)")
 KIND_ROLES = {
     "button": {"button"}, "link": {"link"}, "tab": {"tab", "button"}, "checkbox": {"checkbox"},
     "radio": {"radio"}, "input": {"textbox"}, "field": {"textbox"}, "box": {"textbox", "combobox"},
@@ -40,6 +40,15 @@ def quoted(text: str) -> list[str]:
     return [next(g for g in m.groups() if g) for m in QUOTE_RE.finditer(text or "")]
 
 
+def stem(word: str) -> str:
+    """Crude plural folding so 'star' meets 'stars'."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def words_of(text: str) -> set[str]:
+    return {stem(w) for w in WORD_RE.findall((text or "").lower())}
+
+
 def norm(s: str) -> str:
     return " ".join(WORD_RE.findall((s or "").lower()))
 
@@ -52,11 +61,18 @@ def type_text_of(description: str, explicit: str | None) -> str | None:
     return q[0] if q else None
 
 
-def _ordinal(description: str) -> int | None:
+def _ordinal(description: str) -> tuple[int, str] | None:
+    """(n, noun) for phrases like 'the 9th star' or 'the last card'; n is -1 for 'last'."""
     m = ORDINAL_RE.search(description.lower())
     if not m:
         return None
-    return int(m.group(1)) if m.group(1) else ORDINALS[m.group(2)]
+    return (int(m.group(1)) if m.group(1) else ORDINALS[m.group(2)]), stem(m.group(3))
+
+
+def _of_kind(el: dict, noun: str) -> bool:
+    if noun in KIND_ROLES:
+        return el.get("role") in KIND_ROLES[noun]
+    return noun in words_of(f"{el.get('name', '')} {el.get('text', '')} {el.get('id', '')} {el.get('classes', '')}")
 
 
 def _score(el: dict, phrases: list[str], words: set[str], kinds: set[str], typing: bool) -> tuple[float, str]:
@@ -78,7 +94,7 @@ def _score(el: dict, phrases: list[str], words: set[str], kinds: set[str], typin
             if cand > best:
                 best, why = cand, w
     if words:
-        ew = set(WORD_RE.findall(f"{name} {text} {el.get('id', '')} {el.get('classes', '')}".lower())) - STOP
+        ew = words_of(f"{name} {text} {el.get('id', '')} {el.get('classes', '')}") - STOP
         overlap = len(words & ew) / len(words)
         if 0.45 * overlap > best:
             best, why = 0.45 * overlap, f"shares words {sorted(words & ew)}"
@@ -86,7 +102,7 @@ def _score(el: dict, phrases: list[str], words: set[str], kinds: set[str], typin
     if roles and el.get("role") in roles:
         best += 0.1
     if typing and el.get("role") not in ("textbox", "combobox", "searchbox") and el.get("tag") not in ("input", "textarea"):
-        best -= 0.5
+        return 0.0, "cannot take text"
     return best, why
 
 
@@ -101,7 +117,7 @@ def match_description(description: str, elements: list[dict], action_type: str,
     phrases = [p for p in [hint_name, hint_text, *q] if p]
     lowered = description.lower()
     kinds = {k for k in KIND_ROLES if re.search(rf"\b{k}s?\b", lowered)}
-    words = set(WORD_RE.findall(norm(re.sub(QUOTE_RE, " ", description)))) - STOP - set(ORDINALS)
+    words = words_of(re.sub(QUOTE_RE, " ", description)) - STOP - set(ORDINALS)
     words = {w for w in words if not w.isdigit() and len(w) > 2}
     scored = []
     for el in elements:
@@ -109,12 +125,13 @@ def match_description(description: str, elements: list[dict], action_type: str,
             continue
         s, why = _score(el, phrases, words, kinds, typing)
         scored.append((s, el, why))
-    nth = _ordinal(description)
-    if nth is not None and kinds | words:
-        group = [x for x in scored if x[0] >= 0.3]
-        if group and abs(nth) <= len(group):
-            s, el, why = group[nth - 1 if nth > 0 else nth]
-            return Plan("text.ordinal", {"ref": el["ref"]}, s, f"{why}; ordinal {nth} of {len(group)}")
+    ordinal = _ordinal(description)
+    if ordinal is not None:
+        nth, noun = ordinal
+        group = [el for el in elements if el.get("enabled", True) and _of_kind(el, noun)]
+        if group and 0 < abs(nth) <= len(group):
+            el = group[nth - 1 if nth > 0 else nth]
+            return Plan("text.ordinal", {"ref": el["ref"]}, 0.9, f"{'last' if nth < 0 else nth} of {len(group)} '{noun}' elements")
     scored.sort(key=lambda x: -x[0])
     if not scored or scored[0][0] < threshold:
         return None

@@ -28,6 +28,22 @@ class Shot(BaseModel):
     height: int
 
 
+class Observed(BaseModel):
+    console: list[dict]
+    page_errors: list[str]
+    dialogs: list[str]
+    blocked_requests: list[str]
+
+
+class PageState(BaseModel):
+    url: str
+    title: str
+    scroll_x: float
+    scroll_y: float
+    text: str
+    text_truncated: bool
+
+
 class Outcome(BaseModel):
     ok: bool = True
     detail: dict = {}
@@ -120,9 +136,9 @@ def build_server(shots_dir: Path | None = None) -> MCPServer:
 
     @mcp.tool(annotations=READ_ONLY)
     @errors
-    async def state(session: str, ctx: Context, max_text: int = 4000) -> dict:
+    async def state(session: str, ctx: Context, max_text: int = 4000) -> PageState:
         """URL, title, scroll position and visible text (cut; call with a larger max_text for more)."""
-        return await actions.page_state(hub_of(ctx).get(session), max_text)
+        return PageState(**await actions.page_state(hub_of(ctx).get(session), max_text))
 
     @mcp.tool(annotations=READ_ONLY)
     @errors
@@ -132,11 +148,11 @@ def build_server(shots_dir: Path | None = None) -> MCPServer:
 
     @mcp.tool(annotations=READ_ONLY)
     @errors
-    async def console(session: str, ctx: Context) -> dict:
+    async def console(session: str, ctx: Context) -> Observed:
         """Console messages, page errors, dismissed dialogs and blocked outside requests so far."""
         s = hub_of(ctx).get(session)
-        return {"console": s.console[-100:], "page_errors": s.page_errors[-50:], "dialogs": s.dialogs[-50:],
-                "blocked_requests": s.blocked[-100:]}
+        return Observed(console=s.console[-100:], page_errors=s.page_errors[-50:], dialogs=s.dialogs[-50:],
+                        blocked_requests=s.blocked[-100:])
 
     @mcp.tool(annotations=DESTRUCTIVE)
     @errors

@@ -32,20 +32,34 @@
 
   function qtyInCart(id) { var l = state.cart.filter(function (c) { return c.id === id; })[0]; return l ? l.qty : 0; }
 
+  var cardEls = {};
+  function buildCard(p) {
+    var stockNote = p.stock === 0 ? '<span class="badge-out">Sold out</span>' : (p.stock < 5 ? '<span class="badge-low">Only ' + p.stock + ' left</span>' : "");
+    var el = document.createElement("article");
+    el.className = "card product-card";
+    el.dataset.product = p.id;
+    el.innerHTML = '<img src="assets/' + p.id + '.jpg" alt="' + p.name + '" width="400" height="300">' +
+      '<div class="card-body"><span class="cat-tag">' + CAT_LABEL[p.cat] + '</span><h3>' + p.name + '</h3>' +
+      '<div class="rating"><span class="stars">' + stars(p.rating) + '</span> ' + p.rating.toFixed(1) + ' (' + p.reviews + ')</div>' +
+      '<div class="in-cart" id="incart-' + p.id + '"></div>' +
+      '<div class="price-row"><span class="price">' + money(p.price) + '</span>' + stockNote +
+      '<button class="add" id="add-' + p.id + '" aria-label="Add ' + p.name + ' to cart"' + (p.stock === 0 ? " disabled" : "") + '>' + (p.stock === 0 ? "Sold out" : "Add to cart") + '</button></div>' +
+      '</div>';
+    return el;
+  }
+
   function renderGrid() {
-    var list = visibleProducts();
-    $("grid").innerHTML = list.map(function (p) {
+    var list = visibleProducts(), grid = $("grid");
+    PRODUCTS.forEach(function (p) {
+      if (!cardEls[p.id]) cardEls[p.id] = buildCard(p);
+      var show = list.indexOf(p) >= 0;
+      cardEls[p.id].hidden = !show;
+      if (!show && !cardEls[p.id].parentNode) grid.appendChild(cardEls[p.id]);
       var q = qtyInCart(p.id);
-      var stockNote = p.stock === 0 ? '<span class="badge-out">Sold out</span>' : (p.stock < 5 ? '<span class="badge-low">Only ' + p.stock + ' left</span>' : "");
-      return '<article class="card product-card" data-product="' + p.id + '">' +
-        '<img src="assets/' + p.id + '.jpg" alt="' + p.name + '" width="400" height="300">' +
-        '<div class="card-body"><span class="cat-tag">' + CAT_LABEL[p.cat] + '</span><h3>' + p.name + '</h3>' +
-        '<div class="rating"><span class="stars">' + stars(p.rating) + '</span> ' + p.rating.toFixed(1) + ' (' + p.reviews + ')</div>' +
-        '<div class="in-cart" id="incart-' + p.id + '">' + (q ? q + " in your cart" : "") + '</div>' +
-        '<div class="price-row"><span class="price">' + money(p.price) + '</span>' + stockNote +
-        '<button class="add" id="add-' + p.id + '" aria-label="Add ' + p.name + ' to cart"' + (p.stock === 0 ? " disabled" : "") + '>' + (p.stock === 0 ? "Sold out" : "Add to cart") + '</button></div>' +
-        '</div></article>';
-    }).join("");
+      cardEls[p.id].querySelector(".in-cart").textContent = q ? q + " in your cart" : "";
+    });
+    // re-order by moving the existing nodes (images are not reloaded)
+    list.forEach(function (p) { grid.appendChild(cardEls[p.id]); });
     $("result-count").textContent = "Showing " + list.length + " of " + PRODUCTS.length + " products";
     $("empty").hidden = list.length > 0;
     var tags = [];
@@ -67,9 +81,12 @@
     return { sub: sub, ship: ship, tax: tax, total: sub + ship + tax, items: state.cart.reduce(function (s, l) { return s + l.qty; }, 0) };
   }
 
+  var lineEls = {};
+  function clearLines() { Object.keys(lineEls).forEach(function (id) { var e = lineEls[id]; if (e.parentNode) e.parentNode.removeChild(e); }); }
   function renderCart() {
     var t = totals();
     $("cart-label").textContent = "Cart (" + t.items + ")";
+    if (state.ordered || !state.cart.length) clearLines();
     if (state.ordered) {
       $("cart-body").innerHTML = '<div class="confirm"><div class="tick">✓</div><h3>Order confirmed</h3><p>Order <b>' + state.ordered.no + '</b> is on its way.<br>Total charged: <b>' + money(state.ordered.total) + '</b></p><p>A receipt was sent to your email.</p></div>';
       $("cart-foot").innerHTML = '<button class="checkout" id="continue-shopping">Continue shopping</button>';
@@ -80,15 +97,26 @@
       $("cart-foot").innerHTML = "";
       return;
     }
-    $("cart-body").innerHTML = state.cart.map(function (l) {
+    var body = $("cart-body");
+    Array.prototype.slice.call(body.children).forEach(function (c) { if (!c.dataset.line) body.removeChild(c); });
+    Object.keys(lineEls).forEach(function (id) { if (!qtyInCart(id) && lineEls[id].parentNode) body.removeChild(lineEls[id]); });
+    state.cart.forEach(function (l) {
       var p = byId(l.id);
-      return '<div class="cart-line" data-line="' + p.id + '"><img src="assets/' + p.id + '.jpg" alt="">' +
-        '<div><div class="name">' + p.name + '</div><div class="unit">' + money(p.price) + ' each</div>' +
-        '<div class="qty"><button id="dec-' + p.id + '" aria-label="Decrease quantity of ' + p.name + '">−</button>' +
-        '<input id="qty-' + p.id + '" value="' + l.qty + '" readonly aria-label="Quantity of ' + p.name + '">' +
-        '<button id="inc-' + p.id + '" aria-label="Increase quantity of ' + p.name + '">+</button></div></div>' +
-        '<div class="line-total">' + money(p.price * l.qty) + '<button class="remove" id="remove-' + p.id + '" aria-label="Remove ' + p.name + '">Remove</button></div></div>';
-    }).join("");
+      if (!lineEls[p.id]) {
+        var el = document.createElement("div");
+        el.className = "cart-line"; el.dataset.line = p.id;
+        el.innerHTML = '<img src="assets/' + p.id + '.jpg" alt="">' +
+          '<div><div class="name">' + p.name + '</div><div class="unit">' + money(p.price) + ' each</div>' +
+          '<div class="qty"><button id="dec-' + p.id + '" aria-label="Decrease quantity of ' + p.name + '">−</button>' +
+          '<input id="qty-' + p.id + '" value="1" readonly aria-label="Quantity of ' + p.name + '">' +
+          '<button id="inc-' + p.id + '" aria-label="Increase quantity of ' + p.name + '">+</button></div></div>' +
+          '<div class="line-total"><span class="lt"></span><button class="remove" id="remove-' + p.id + '" aria-label="Remove ' + p.name + '">Remove</button></div>';
+        lineEls[p.id] = el;
+      }
+      lineEls[p.id].querySelector("input").value = l.qty;
+      lineEls[p.id].querySelector(".lt").textContent = money(p.price * l.qty);
+      body.appendChild(lineEls[p.id]);
+    });
     var hint = t.sub >= 75 ? "You qualify for free shipping." : "Add " + money(75 - t.sub) + " more for free shipping.";
     $("cart-foot").innerHTML =
       '<div class="sum-row"><span>Subtotal (' + t.items + (t.items === 1 ? " item" : " items") + ')</span><span id="subtotal">' + money(t.sub) + '</span></div>' +

@@ -1,0 +1,11 @@
+# `make run` runs the main job on the bundled suite; `make test` runs every test. Both set up first.
+.PHONY: setup run test
+setup:
+	@bash scripts/setup.sh
+
+run: setup
+	.venv/bin/iwr run --agent oracle --run-id oracle-bundled
+	.venv/bin/iwr run --agent blank --run-id blank-bundled
+
+test: setup
+	.venv/bin/python -m pytest -q

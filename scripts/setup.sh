@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Set up everything iwr needs on a Debian machine: system packages (when missing, as root),
+# the .venv with CPU torch and the project with its test extras. Safe and fast to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
+command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
+fc-list 2>/dev/null | grep -qi "liberation" || need+=(fonts-liberation)
+fc-list 2>/dev/null | grep -qi "dejavu" || need+=(fonts-dejavu-core)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "setup: missing system packages: ${need[*]} (run as root, or: sudo apt-get install ${need[*]})" >&2
+    exit 1
+  fi
+  echo "setup: installing ${need[*]}" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" fontconfig >/dev/null
+fi
+
+PY=${PYTHON:-python3}
+stamp=.venv/.iwr-setup
+want=$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -c1-16)
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x .venv/bin/iwr ]; then
+  exit 0
+fi
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+log=.venv/setup.log
+pip_() { .venv/bin/pip install -q "$@" >>"$log" 2>&1 || { tail -25 "$log" >&2; echo "setup: pip install $* failed (log: $log)" >&2; exit 1; }; }
+: > "$log"
+pip_ --upgrade pip
+# The CPU wheel of torch first: an unpinned torch would pull a multi-GB CUDA build.
+pip_ "torch==2.13.0"
+pip_ -e ".[test]"
+LITELLM_LOCAL_MODEL_COST_MAP=True .venv/bin/python -c \
+  "import torch, playwright, mcp, langgraph, litellm; assert torch.__version__.startswith('2.13.0'), torch.__version__" \
+  || { echo "setup: the environment is incomplete (log: $log)" >&2; exit 1; }
+echo "$want" > "$stamp"
+echo "setup: ready (.venv)" >&2

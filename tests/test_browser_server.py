@@ -1,0 +1,90 @@
+"""The browser MCP server on real Chromium, through the real MCP protocol (in memory and over stdio)."""
+import subprocess
+import sys
+import time
+
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from mcp_servers.browser.launch import is_loopback_url
+from mcp_servers.browser.server import build_server
+
+pytestmark = pytest.mark.slow
+HOSTILE = """<!doctype html><html><body><h1>Outside</h1>
+<img src="https://example.com/pixel.png"><script>fetch('http://10.1.2.3/x').catch(() => {});</script>
+<button class="btn" id="b" onclick="this.textContent='clicked'">press me</button></body></html>"""
+
+
+def test_loopback_rule():
+    assert is_loopback_url("http://127.0.0.1:8000/x") and is_loopback_url("http://localhost/")
+    assert is_loopback_url("http://[::1]:80/") and is_loopback_url("data:text/html,hi")
+    for bad in ("https://example.com/", "http://10.0.0.1/", "file:///etc/passwd", "ws://192.168.1.1/"):
+        assert not is_loopback_url(bad), bad
+
+
+async def test_bundled_page_click_type_check_and_screenshot(suite_dir, tmp_path):
+    site = suite_dir.parent / "sites" / "reviews"
+    async with Client(build_server(shots_dir=tmp_path)) as c:
+        names = {t.name for t in (await c.list_tools()).tools}
+        assert {"open", "screenshot", "click", "type", "press", "scroll", "close"} <= names
+        opened = (await c.call_tool("open", {"target": str(site), "width": 1280, "height": 800})).structured_content
+        sid = opened["session"]
+        assert opened["url"].startswith("http://127.0.0.1:")
+        els = (await c.call_tool("elements", {"session": sid})).structured_content["result"]
+        assert any(e["name"] == "Post review" for e in els)
+        r = await c.call_tool("type", {"session": sid, "selector": "#title", "text": "Fine film"})
+        assert not r.is_error
+        await c.call_tool("click", {"session": sid, "selector": "#star-7"})
+        await c.call_tool("click", {"session": sid, "text": "Post review"})
+        checks = [{"kind": "text_visible", "text": "Reviews (3)"}, {"kind": "count", "selector": ".review", "equals": 3},
+                  {"kind": "text_absent", "text": "Please add a title"}, {"kind": "value", "selector": "#title", "equals": ""}]
+        res = (await c.call_tool("check", {"session": sid, "checks": checks})).structured_content["result"]
+        assert [x["ok"] for x in res] == [True, True, True, True]
+        before = (await c.call_tool("scroll", {"session": sid, "direction": "down", "amount": 300})).structured_content
+        assert before["detail"]["scroll_y_after"] - before["detail"]["scroll_y_before"] > 5
+        await c.call_tool("press", {"session": sid, "key": "Home"})
+        shot = (await c.call_tool("screenshot", {"session": sid, "name": "after"})).structured_content
+        assert (shot["width"], shot["height"]) == (1280, 800) and shot["path"].startswith(str(tmp_path))
+        missing = await c.call_tool("click", {"session": sid, "selector": "#does-not-exist"})
+        assert missing.is_error and "no visible element" in missing.content[0].text
+        assert not (await c.call_tool("close", {"session": sid})).is_error
+
+
+async def test_outside_requests_are_blocked_and_reported(tmp_path):
+    page = tmp_path / "index.html"
+    page.write_text(HOSTILE)
+    async with Client(build_server(shots_dir=tmp_path / "shots")) as c:
+        sid = (await c.call_tool("open", {"target": str(page)})).structured_content["session"]
+        await c.call_tool("click", {"session": sid, "selector": "#b"})
+        seen = (await c.call_tool("console", {"session": sid})).structured_content
+        blocked = " ".join(seen["blocked_requests"])
+        assert "example.com" in blocked and "10.1.2.3" in blocked
+        res = (await c.call_tool("check", {"session": sid, "checks": [{"kind": "text_visible", "text": "clicked"}]}))
+        assert res.structured_content["result"][0]["ok"]
+        bad = await c.call_tool("open", {"target": "https://example.com/"})
+        assert bad.is_error and "loopback" in bad.content[0].text
+
+
+def _chromium_count() -> int:
+    out = subprocess.run(["pgrep", "-c", "-f", "chromium"], capture_output=True, text=True).stdout.strip()
+    return int(out or 0)
+
+
+async def test_stdio_session_with_a_real_client_leaves_no_chromium(suite_dir):
+    site = suite_dir.parent / "sites" / "reviews"
+    before = _chromium_count()
+    params = StdioServerParameters(command=sys.executable, args=["-m", "mcp_servers", "browser"])
+    async with Client(params) as c:
+        sid = (await c.call_tool("open", {"target": str(site)})).structured_content["session"]
+        r = await c.call_tool("click", {"session": sid, "selector": "#submit"})
+        assert not r.is_error
+        ok = (await c.call_tool("check", {"session": sid, "checks": [
+            {"kind": "text_visible", "text": "Please add a title and a rating."}]})).structured_content["result"]
+        assert ok[0]["ok"]
+        assert _chromium_count() > before
+    for _ in range(50):
+        if _chromium_count() <= before:
+            break
+        time.sleep(0.1)
+    assert _chromium_count() <= before
