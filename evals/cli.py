@@ -92,24 +92,35 @@ def mcp(ctx: typer.Context, name: str = typer.Argument(..., help="browser | metr
 
 @app.command()
 def record(
-    script: Path = typer.Argument(..., help="action script (YAML) of the task to record"),
-    site: Optional[Path] = typer.Option(None, help="site folder (default: the folder holding the script's tasks/ folder)"),
-    out_dir: Path = typer.Option(BUNDLED_SUITE, "--out", help="suite folder to write the task into"),
+    sites: list[str] = typer.Argument(..., help="site folders (served on loopback) or one loopback URL"),
+    script: Optional[Path] = typer.Option(None, help="action script (YAML); default: every SITE/tasks/*.yaml"),
+    out_dir: Path = typer.Option(BUNDLED_SUITE, "--out", help="suite folder to write the tasks into"),
 ):
-    """Record a task from a local site and an action script: video, assets, sheets, checkpoints.
+    """Record tasks from sites and action scripts: video, assets, sheets, checkpoints, hints.
 
-    Example:
-      iwr record tasks/sites/feedback/tasks/rate.yaml --out tasks/suite
+    Examples:
+      iwr record tasks/sites/reviews --script tasks/sites/reviews/tasks/review.yaml --out tasks/suite
+      iwr record tasks/sites/* --out tasks/suite
+      iwr record http://127.0.0.1:8000/ --script my_task.yaml --out my_suite
     """
     from tasks.recorder import RecordError, record_task
 
     logs.configure()
-    try:
-        tid = asyncio.run(record_task(script, out_dir, site))
-    except RecordError as e:
-        typer.echo(f"error: {e}", err=True)
+    jobs = [(site, script) for site in sites] if script else [
+        (site, s) for site in sites for s in sorted((Path(site) / "tasks").glob("*.yaml"))]
+    if not jobs:
+        typer.echo("error: no scripts found (give --script or put them in SITE/tasks/*.yaml)", err=True)
         raise typer.Exit(2)
-    typer.echo(f"recorded task {tid} into {out_dir}")
+    failed = 0
+    for site, s in jobs:
+        try:
+            tid = asyncio.run(record_task(s, out_dir, site))
+            typer.echo(f"recorded task {tid} from {s}")
+        except RecordError as e:
+            failed += 1
+            typer.echo(f"error: {s}: {e}", err=True)
+    if failed:
+        raise typer.Exit(1)
 
 
 if __name__ == "__main__":

@@ -61,3 +61,38 @@ def list_(path: Path = typer.Option(BUNDLED, "--tasks", help="a data.jsonl or th
         table.add_row(str(r["id"]), c["domain"], f"{c['interaction_complexity']}/{c['visual_complexity']}",
                       str(r["actions"]), str(r["assertions"]), r["resolution"])
     Console().print(table)
+
+
+@tasks_app.command()
+def show(task_id: str = typer.Argument(..., help="task id"),
+         path: Path = typer.Option(BUNDLED, "--tasks", help="a data.jsonl or the folder holding it"),
+         as_json: bool = typer.Option(False, "--json", help="print the task record as JSON")):
+    """Show one task: classification, video length and every action with its assertion.
+
+    Example:
+      iwr tasks show 1
+    """
+    from tasks.frames import video_duration
+    from tasks.loader import TaskFileError, load_suite
+
+    try:
+        task = load_suite(path).get(task_id)
+    except (TaskFileError, KeyError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
+    rec = task.record
+    if as_json:
+        typer.echo(rec.model_dump_json(exclude_none=True))
+        return
+    c = rec.classification
+    seconds = f"{video_duration(task.video):.1f} s" if task.video else "no video"
+    console = Console()
+    console.print(f"task {rec.id}: {c.domain} / {c.sub_domain}, {c.interaction_complexity} {c.visual_complexity}, "
+                  f"{rec.recording_details.resolution}, video {seconds}, {len(task.asset_sheets())} asset sheet(s)")
+    table = Table()
+    for col in ("#", "type", "description", "visual", "assertion"):
+        table.add_column(col)
+    for i, a in enumerate(rec.action_sequence, 1):
+        table.add_row(str(i), a.type, a.parameters.description, "yes" if a.visual_evaluation_flag else "",
+                      a.logical_assertion or "")
+    console.print(table)

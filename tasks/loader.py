@@ -82,7 +82,7 @@ class Task:
     def reference_site(self) -> Path | None:
         """Folder of the reference site (our extension), if the task names one."""
         ext = self.record.iwr
-        if not ext or not ext.reference:
+        if not ext or not ext.reference or not ext.reference.site:
             return None
         site = Path(ext.reference.site)
         return site if site.is_absolute() else (self.suite_root / site).resolve()

@@ -12,7 +12,9 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
+
+import httpx
 
 from PIL import Image
 
@@ -112,15 +114,29 @@ def _action_record(a: ScriptAction, hint: dict | None, height: int) -> dict:
             "logical_assertion": a.assertion, "iwr": ext}
 
 
-def _local_assets(urls: set[str], base: str, site: Path) -> list[Path]:
-    out = []
-    for u in sorted(urls):
-        if not u.startswith(base):
+def _save_assets(urls: list[str], base: str, site: Path | None, out_dir: Path) -> list[Path]:
+    """Copy (local site) or download (loopback URL) every media file the page requested, anonymised."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    saved, seen = [], set()
+    for u in urls:
+        suffix = Path(unquote(urlsplit(u).path)).suffix.lower()
+        if suffix not in MEDIA_EXT or not u.startswith(base) or u in seen:
             continue
-        p = (site / unquote(urlsplit(u).path.lstrip("/"))).resolve()
-        if p.suffix.lower() in MEDIA_EXT and p.is_file() and site in p.parents and p not in out:
-            out.append(p)
-    return out
+        seen.add(u)
+        if site is not None:
+            p = (site / unquote(urlsplit(u).path.lstrip("/"))).resolve()
+            if not (p.is_file() and site in p.parents):
+                continue
+            data = p.read_bytes()
+        else:
+            resp = httpx.get(u, timeout=30)
+            if resp.status_code != 200:
+                continue
+            data = resp.content
+        dst = out_dir / f"{len(saved) + 1}{suffix}"
+        dst.write_bytes(data)
+        saved.append(dst)
+    return saved
 
 
 def _write_jsonl(suite: Path, record: dict) -> None:
@@ -131,15 +147,26 @@ def _write_jsonl(suite: Path, record: dict) -> None:
     f.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
 
 
-async def record_task(script_path: Path, suite: Path, site: Path | None = None) -> int:
-    """Record one script into `suite` (data.jsonl + data/<id>/); returns the task id."""
+def _entry(site: str | Path | None, script_path: Path, page: str) -> tuple[Path | None, str]:
+    """(local site folder or None, what to open) for a folder, a loopback URL, or the script's site."""
+    if isinstance(site, str) and site.startswith(("http://", "https://")):
+        return None, site if not site.endswith("/") else urljoin(site, page)
+    folder = Path(site or Path(script_path).resolve().parent.parent).resolve()
+    if not (folder / page).is_file():
+        raise RecordError(f"{folder / page} does not exist")
+    return folder, str(folder / page)
+
+
+async def record_task(script_path: Path, suite: Path, site: str | Path | None = None) -> int:
+    """Record one script into `suite` (data.jsonl + data/<id>/); returns the task id.
+
+    `site` is a folder (served on loopback), a loopback URL, or None for the folder holding the
+    script's `tasks/` folder."""
     try:
         script: Script = load_script(script_path)
     except ScriptError as e:
         raise RecordError(str(e)) from e
-    site = (site or Path(script_path).resolve().parent.parent).resolve()
-    if not (site / script.page).is_file():
-        raise RecordError(f"{site / script.page} does not exist")
+    site, entry = _entry(site, Path(script_path), script.page)
     width, height = script.size
     suite = suite.resolve()
     task_dir = suite / "data" / str(script.id)
@@ -149,9 +176,12 @@ async def record_task(script_path: Path, suite: Path, site: Path | None = None) 
             shutil.rmtree(task_dir)
         (task_dir / "checkpoints").mkdir(parents=True)
         async with BrowserHub(shots_root=work) as hub:
-            s = await hub.open(str(site / script.page), width, height, seed=SEED, clock=CLOCK)
+            try:
+                s = await hub.open(entry, width, height, seed=SEED, clock=CLOCK)
+            except ValueError as e:
+                raise RecordError(str(e)) from e
             if s.page_errors:
-                raise RecordError(f"{site / script.page} failed to load: {s.page_errors[0]}")
+                raise RecordError(f"{entry} failed to load: {s.page_errors[0]}")
             track, pointer, records = FrameTrack(), [width / 2, height / 2], []
             await actions.settle(s, 500)
             shutil.copy(await actions.screenshot(s, "step_0"), task_dir / "checkpoints" / "step_0.png")
@@ -172,22 +202,18 @@ async def record_task(script_path: Path, suite: Path, site: Path | None = None) 
                 records.append(_action_record(a, hint, height))
             if s.blocked:
                 raise RecordError(f"the site requested outside URLs, which tasks may not need: {s.blocked[:3]}")
-            base = s.site.url if s.site else ""
-            urls = set(s.requested)
+            base = s.site.url if s.site else f"{urlsplit(entry).scheme}://{urlsplit(entry).netloc}/"
+            urls = list(s.requested)
         track.hold(track.frames[-1][0], 0.5)
         track.write_mp4(task_dir / "video.mp4")
-        assets = _local_assets(urls, base, site)
-        (task_dir / "assets").mkdir()
-        anon = []
-        for n, p in enumerate(assets, 1):
-            dst = task_dir / "assets" / f"{n}{p.suffix.lower()}"
-            shutil.copy(p, dst)
-            anon.append(dst)
+        anon = _save_assets(urls, base, site, task_dir / "assets")
         stitch(anon, task_dir / "stitched_assets")
+        reference = ({"site": os.path.relpath(site, suite), "page": script.page} if site is not None
+                     else {"url": entry})
         record = {"id": script.id, "classification": script.classification.model_dump(),
                   "recording_details": {"resolution": f"{width}x{height}", "environment": script.environment},
                   "source_website": script.source_website, "action_sequence": records,
-                  "iwr": {"version": 1, "reference": {"site": os.path.relpath(site, suite), "page": script.page},
+                  "iwr": {"version": 1, "reference": reference,
                           "seed": SEED, "clock": CLOCK}}
         _write_jsonl(suite, record)
         return script.id

@@ -100,7 +100,8 @@ class ActionExtension(Ours):
 class Reference(Ours):
     """Where the reference site lives, for the oracle agent."""
 
-    site: str = Field(description="folder of the site, relative to the suite root or absolute")
+    site: str | None = Field(None, description="folder of the site, relative to the suite root or absolute")
+    url: str | None = Field(None, description="loopback URL the task was recorded from, when not a folder")
     page: str = "index.html"
 
 

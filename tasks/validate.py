@@ -16,12 +16,16 @@ def _inside(path: Path, root: Path) -> bool:
         return False
 
 
-def _image_problem(path: Path, field: str) -> Problem | None:
+def _image_problem(path: Path, field: str, size: tuple[int, int] | None = None) -> Problem | None:
+    """A problem if the file is not an image, or (with `size`) not that size or an integer multiple."""
     try:
         with Image.open(path) as im:
+            got = im.size
             im.verify()
-    except (UnidentifiedImageError, OSError) as e:
+    except (UnidentifiedImageError, OSError, ValueError) as e:
         return Problem(str(path), field, f"not a readable image: {e}")
+    if size and (got[0] % size[0] or got[1] % size[1] or got[0] // size[0] != got[1] // size[1] or got[0] < size[0]):
+        return Problem(str(path), field, f"image is {got[0]}x{got[1]}, but the task's resolution is {size[0]}x{size[1]}")
     return None
 
 
@@ -33,14 +37,20 @@ def validate_task(task: Task) -> list[Problem]:
         return [Problem(str(d), "id", f"task folder {where} does not exist")]
     if task.video is None:
         out.append(Problem(str(d), "video", f"no video.mp4 or video.webm in {where}"))
-    if not task.asset_sheets():
+    sheets = task.asset_sheets()
+    if not sheets:
         out.append(Problem(str(d / "stitched_assets"), "stitched_assets", "no stitched asset sheet"))
+    out.extend(p for s in sheets if (p := _image_problem(s, "stitched_assets")) is not None)
+    extra = sorted(p.name for p in (d / "checkpoints").glob("step_*.png")
+                   if p.stem.removeprefix("step_").isdigit() and int(p.stem[5:]) > len(rec.action_sequence))
+    if extra:
+        out.append(Problem(str(d / "checkpoints"), "checkpoints", f"checkpoints beyond the last action: {extra}"))
     for step in [0, *rec.flagged]:
         cp = d / "checkpoints" / f"step_{step}.png"
         field = "checkpoints" if step == 0 else f"action_sequence.{step - 1}.visual_evaluation_flag"
         if not cp.is_file():
             out.append(Problem(str(cp), field, f"checkpoint step_{step}.png is missing"))
-        elif (p := _image_problem(cp, field)) is not None:
+        elif (p := _image_problem(cp, field, task.size)) is not None:
             out.append(p)
     for i, a in enumerate(rec.action_sequence):
         if a.type == "Press" and not (a.parameters.key or a.parameters.description):
@@ -55,7 +65,7 @@ def validate_task(task: Task) -> list[Problem]:
     ref = task.reference_site()
     if ref is not None:
         if not (ref / rec.iwr.reference.page).is_file():
-            out.append(Problem(str(ref), "iwr.reference.page", f"{rec.iwr.reference.page} does not exist"))
+            out.append(Problem(str(d), "iwr.reference.page", f"{ref / rec.iwr.reference.page} does not exist"))
     return out
 
 
