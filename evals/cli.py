@@ -78,7 +78,7 @@ def run(
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def mcp(ctx: typer.Context, name: str = typer.Argument(..., help="browser | metrics")):
+def mcp(ctx: typer.Context, name: str = typer.Argument(..., help="browser | metrics | assets | workspace | bench")):
     """Start an MCP server on stdio (or --http PORT).
 
     Examples:
@@ -120,6 +120,61 @@ def record(
             failed += 1
             typer.echo(f"error: {s}: {e}", err=True)
     if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def prepare(
+    task_id: str = typer.Argument(..., help="task id"),
+    out_dir: Path = typer.Option(..., "--out", help="workspace folder to create"),
+    tasks: Path = typer.Option(BUNDLED_SUITE, help="a data.jsonl or the folder holding it"),
+):
+    """Make a workspace for an outside agent: instruction, frames, sheets, assets, .mcp.json.
+
+    Example:
+      iwr prepare 1 --out /tmp/ws && cd /tmp/ws && claude   # then: iwr judge /tmp/ws
+    """
+    from evals.prepare import prepare as prepare_ws
+    from tasks.loader import TaskFileError, load_suite
+
+    try:
+        task = load_suite(tasks).get(task_id)
+    except (TaskFileError, KeyError) as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
+    info = prepare_ws(task, out_dir)
+    typer.echo(f"prepared task {task_id} in {info['folder']}: {info['frames']} frames, {info['sheets']} sheet(s), "
+               f"{info['actions']} actions; MCP config in .mcp.json")
+
+
+@app.command()
+def judge(
+    folder: Path = typer.Argument(..., help="a workspace made by `iwr prepare` holding index.html"),
+    profile: str = typer.Option("offline", help="judge profile (offline)"),
+    as_json: bool = typer.Option(False, "--json", help="print the result with every action and checkpoint"),
+):
+    """Judge the page an agent left in a prepared workspace.
+
+    Example:
+      iwr judge /tmp/ws --json
+    """
+    from evals.runner import judge_folder
+    from graphs.judge import JudgeConfig
+
+    logs.configure()
+    try:
+        result = asyncio.run(judge_folder(folder, JudgeConfig(profile=profile)))
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
+    if as_json:
+        typer.echo(json.dumps({**result.summary(), "profile": result.profile, "backends": result.backends,
+                               "actions": result.judge.get("actions", []),
+                               "checkpoints": result.judge.get("checkpoints", [])}))
+    else:
+        out.print(f"task {result.task_id}: {result.status}  IFS {result.ifs * 100:.1f}  VFS {result.vfs * 100:.1f}  "
+                  f"Final {result.final * 100:.1f}" + (f"  ({result.error})" if result.error else ""))
+    if result.status == "infra_failure":
         raise typer.Exit(1)
 
 

@@ -39,10 +39,11 @@ class RunConfig:
         return self.runs_dir / self.run_id
 
 
-def judge_servers(run_dir: Path, suite_root: Path) -> dict:
+def judge_servers(run_dir: Path, suite_root: Path, extra_roots: list[Path] = ()) -> dict:
     """Stdio parameters of the browser and metrics servers the judge uses for a run."""
+    allow = [a for r in [run_dir, suite_root, *extra_roots] for a in ("--allow", str(Path(r).resolve()))]
     return {"browser": stdio_server("browser", "--shots", str(run_dir / "shots")),
-            "metrics": stdio_server("metrics", "--allow", str(run_dir.resolve()), "--allow", str(suite_root))}
+            "metrics": stdio_server("metrics", *allow)}
 
 
 async def make_artifact(cfg: RunConfig, task: Task, out: Path) -> tuple[dict, str]:
@@ -79,14 +80,25 @@ async def run_task(cfg: RunConfig, task: Task, tools: Toolbox) -> TaskResult:
     if coder["status"] == "model_failure":
         return TaskResult(**base, status="model_failure", error=coder.get("error"), coder=coder,
                           seconds={"coder": round(t1 - t0, 3)})
+    r = await judge_artifact(task, tdir / "artifact" / page, tools, cfg.judge, base)
+    r.coder = coder
+    r.seconds["coder"] = round(t1 - t0, 3)
+    return r
+
+
+async def judge_artifact(task: Task, entry: Path, tools: Toolbox, config: JudgeConfig, base: dict) -> TaskResult:
+    """Judge one page file for one task and score it; an infrastructure fault is recorded, not raised."""
+    t0 = time.monotonic()
+    if not entry.is_file():
+        return TaskResult(**base, status="model_failure", error=f"no page at {entry.name}")
     try:
         j = await judge(tools, task.record.model_dump(mode="json", exclude_none=True), str(task.folder),
-                        str((tdir / "artifact" / page).resolve()), cfg.judge)
+                        str(entry.resolve()), config)
     except InfrastructureError as e:
-        return TaskResult(**base, status="infra_failure", error=str(e), coder=coder)
+        return TaskResult(**base, status="infra_failure", error=str(e))
     s = score_judgement(j)
-    return TaskResult(**base, status="scored", **s.as_dict(), backends=j["backends"], coder=coder, judge=j,
-                      seconds={"coder": round(t1 - t0, 3), "judge": round(time.monotonic() - t1, 3)})
+    return TaskResult(**base, status="scored", **s.as_dict(), backends=j["backends"], judge=j,
+                      seconds={"judge": round(time.monotonic() - t0, 3)})
 
 
 async def run(cfg: RunConfig) -> list[TaskResult]:
@@ -127,3 +139,18 @@ async def run(cfg: RunConfig) -> list[TaskResult]:
 def default_run_id(agent: str) -> str:
     return f"{agent}-{time.strftime('%Y%m%d-%H%M%S')}"
 
+
+
+async def judge_folder(folder: Path, config: JudgeConfig | None = None) -> TaskResult:
+    """Judge the `index.html` an outside agent left in a workspace made by `iwr prepare`."""
+    from tasks.marker import read_marker
+
+    task = read_marker(folder)
+    config = config or JudgeConfig()
+    shots = folder / ".iwr-judge"
+    base = {"task_id": task.id, "agent": "external", "profile": config.profile}
+    with open(folder / ".iwr-judge.log", "a") as errlog:
+        async with Toolbox(judge_servers(shots, task.suite_root, extra_roots=[folder]), errlog=errlog) as tools:
+            result = await judge_artifact(task, folder / "index.html", tools, config, base)
+    (folder / "judgement.json").write_text(result.model_dump_json(indent=2))
+    return result

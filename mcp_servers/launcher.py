@@ -7,7 +7,8 @@ from pathlib import Path
 
 from mcp_servers.common import serve
 
-SERVERS = ("browser", "metrics")
+SERVERS = ("browser", "metrics", "assets", "workspace", "bench")
+BUNDLED_SUITE = Path(__file__).resolve().parent.parent / "tasks" / "suite"
 
 
 def build(name: str, args: argparse.Namespace):
@@ -20,6 +21,18 @@ def build(name: str, args: argparse.Namespace):
         from mcp_servers.metrics.server import build_server
 
         return build_server(allowed_roots=args.allow)
+    if name == "assets":
+        from mcp_servers.assets.server import build_server
+
+        return build_server(args.tasks, judge_mode=args.judge)
+    if name == "workspace":
+        from mcp_servers.workspace.server import build_server
+
+        return build_server(args.root or Path.cwd())
+    if name == "bench":
+        from mcp_servers.bench.server import build_server
+
+        return build_server(args.tasks, args.root or Path.cwd() / "bench")
     raise SystemExit(f"unknown server {name!r}; choose one of {', '.join(SERVERS)}")
 
 
@@ -30,6 +43,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--shots", type=Path, help="browser: folder for screenshots (default: a temp folder)")
     p.add_argument("--allow", type=Path, action="append", default=[],
                    help="metrics: a folder images may be read from (repeatable; default: cwd and temp)")
+    p.add_argument("--tasks", type=Path, default=BUNDLED_SUITE, help="assets, bench: the suite (default: the bundled one)")
+    p.add_argument("--judge", action="store_true", help="assets: judge mode (adds checkpoints and reference hints)")
+    p.add_argument("--root", type=Path, help="workspace: the folder (default: cwd); bench: where submissions go")
     return p
 
 

@@ -34,22 +34,48 @@ def video_duration(path: Path) -> float:
 def sample_frames(path: Path, n_sheets: int = 0, **limits) -> list[tuple[float, Image.Image]]:
     """Decode the frames at `frame_times`: the first frame at or after each timestamp."""
     times = frame_times(video_duration(path), n_sheets, **limits)
-    out: list[tuple[float, Image.Image]] = []
-    if not times:
-        return out
+    return list(zip(times, _frames_at(path, times))) if times else []
+
+
+def frame_at(path: Path, t: float) -> Image.Image:
+    """The frame shown at time `t` seconds (the first frame at or after it, else the last one)."""
+    frames = _frames_at(path, [max(0.0, t)])
+    if not frames:
+        raise ValueError(f"{path} has no video frames")
+    return frames[0]
+
+
+def _frames_at(path: Path, times: list[float]) -> list[Image.Image]:
+    out: list[Image.Image] = []
     with av.open(str(path)) as c:
-        want = iter(times)
-        target = next(want)
-        last = None
+        want = iter(sorted(times))
+        target, last = next(want, None), None
         for frame in c.decode(video=0):
-            t = frame.time or 0.0
             last = frame
-            while target is not None and t + 1e-6 >= target:
-                out.append((target, frame.to_image()))
+            while target is not None and (frame.time or 0.0) + 1e-6 >= target:
+                out.append(frame.to_image())
                 target = next(want, None)
             if target is None:
                 break
-        while target is not None and last is not None:  # timestamps past the last decoded frame
-            out.append((target, last.to_image()))
+        while target is not None and last is not None:
+            out.append(last.to_image())
             target = next(want, None)
+    return out
+
+
+def keyframes(path: Path, threshold: float = 0.02, limit: int = 64) -> list[tuple[float, Image.Image]]:
+    """Frames where the picture changed: mean absolute difference to the previous kept frame above
+    `threshold` (0..1) on a small greyscale copy; the first frame is always kept."""
+    import numpy as np
+
+    out: list[tuple[float, Image.Image]] = []
+    prev = None
+    with av.open(str(path)) as c:
+        for frame in c.decode(video=0):
+            small = np.asarray(frame.to_image().convert("L").resize((96, 60)), dtype=np.float32) / 255.0
+            if prev is None or float(np.abs(small - prev).mean()) > threshold:
+                out.append((frame.time or 0.0, frame.to_image()))
+                prev = small
+                if len(out) >= limit:
+                    break
     return out

@@ -44,7 +44,7 @@ def test_oracle_scores_one_and_blank_scores_zero(tmp_path):
 async def test_single_shot_through_litellm_to_a_fake_server_then_judged(fake_openai, tmp_path, suite_dir):
     fake_openai.replies = ["Here is the page:\n```html\n" + GOOD_PAGE.replace("assets/poster.png",
                            "__PLACEHOLDER_ASSETS_BASE_DIR__/1.png") + "\n```"]
-    cfg = RunConfig(run_id="ss", agent="single-shot", suite=load_suite(suite_dir), runs_dir=tmp_path,
+    cfg = RunConfig(run_id="ss", agent="single-shot", suite=load_suite(suite_dir), runs_dir=tmp_path, task_ids=["1"],
                     model=ModelConfig(model="openai/fake-vl", api_base=fake_openai.base_url, retries=0))
     results = await run(cfg)
     r = results[0]
@@ -62,7 +62,7 @@ async def test_single_shot_through_litellm_to_a_fake_server_then_judged(fake_ope
 
 async def test_model_answer_without_html_is_a_model_failure(fake_openai, tmp_path, suite_dir):
     fake_openai.replies = ["I cannot help with that."]
-    cfg = RunConfig(run_id="nohtml", agent="single-shot", suite=load_suite(suite_dir), runs_dir=tmp_path,
+    cfg = RunConfig(run_id="nohtml", agent="single-shot", suite=load_suite(suite_dir), runs_dir=tmp_path, task_ids=["1"],
                     model=ModelConfig(model="openai/fake", api_base=fake_openai.base_url, retries=0))
     r = (await run(cfg))[0]
     assert r.status == "model_failure" and r.final == 0.0 and "no HTML" in r.error
@@ -70,7 +70,7 @@ async def test_model_answer_without_html_is_a_model_failure(fake_openai, tmp_pat
 
 async def test_server_errors_are_retried_then_an_infrastructure_failure(fake_openai, tmp_path, suite_dir):
     fake_openai.replies = [{"status": 500}, {"status": 500}]
-    cfg = RunConfig(run_id="down", agent="single-shot", suite=load_suite(suite_dir), runs_dir=tmp_path,
+    cfg = RunConfig(run_id="down", agent="single-shot", suite=load_suite(suite_dir), runs_dir=tmp_path, task_ids=["1"],
                     model=ModelConfig(model="openai/fake", api_base=fake_openai.base_url, retries=1))
     r = (await run(cfg))[0]
     assert r.status == "infra_failure" and len(fake_openai.requests) >= 2

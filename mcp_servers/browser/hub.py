@@ -96,8 +96,9 @@ class BrowserHub:
 
     async def open(self, target: str, width: int = 1280, height: int = 800, scale: float = 1.0,
                    seed: int | None = 1, clock: str | None = "2026-01-15T10:00:00Z",
-                   timeout_s: float = 30.0) -> Session:
-        """Open a loopback URL, or a local HTML file / folder served on its own loopback port."""
+                   timeout_s: float = 30.0, serve_root: Path | None = None) -> Session:
+        """Open a loopback URL, or a local HTML file / folder served on its own loopback port
+        (from `serve_root` when given, so pages can reach sibling folders such as assets/)."""
         if self._browser is None or not self._browser.is_connected():
             raise BrowserFault("browser is not running")
         site, url = None, target
@@ -106,6 +107,12 @@ class BrowserHub:
             if not path.exists():
                 raise SessionError(f"no such file or folder: {path}")
             root, page_name = (path, "index.html") if path.is_dir() else (path.parent, path.name)
+            if serve_root is not None:
+                root = Path(serve_root).resolve()
+                try:
+                    page_name = (path / "index.html" if path.is_dir() else path).relative_to(root).as_posix()
+                except ValueError:
+                    raise SessionError(f"{path} is not inside {root}") from None
             site = StaticSite(root)
             url = site.url + page_name
         elif not is_loopback_url(target):

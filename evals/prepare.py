@@ -1,0 +1,56 @@
+"""`iwr prepare`: a workspace for an outside agent (instruction, frames, sheets, assets, MCP config)."""
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+from agents.messages import prompt
+from tasks.frames import sample_frames
+from tasks.loader import Task
+from tasks.marker import write_marker
+
+
+def mcp_config(folder: Path, task: Task) -> dict:
+    """The `.mcp.json` servers block (Claude Code format; Cursor and Claude Desktop read the same shape)."""
+    py = sys.executable
+
+    def server(*args: str) -> dict:
+        return {"command": py, "args": ["-m", "mcp_servers", *args]}
+
+    return {"mcpServers": {
+        "iwr-workspace": server("workspace", "--root", str(folder)),
+        "iwr-browser": server("browser", "--shots", str(folder / ".shots")),
+        "iwr-assets": server("assets", "--tasks", str(task.suite_root)),
+        "iwr-metrics": server("metrics", "--allow", str(folder), "--allow", str(task.folder)),
+    }}
+
+
+def prepare(task: Task, folder: Path) -> dict:
+    """Write everything an outside agent needs into `folder`; never the judge's checkpoints."""
+    folder = folder.resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    frames_dir, sheets_dir = folder / "frames", folder / "sheets"
+    for d in (frames_dir, sheets_dir):
+        shutil.rmtree(d, ignore_errors=True)
+        d.mkdir()
+    sheets = task.asset_sheets()
+    for s in sheets:
+        shutil.copy(s, sheets_dir / s.name)
+    frames = sample_frames(task.video, len(sheets)) if task.video else []
+    for n, (t, im) in enumerate(frames):
+        im.convert("RGB").save(frames_dir / f"frame_{n:02d}_{t:06.2f}s.jpg", quality=88)
+    if task.assets_dir.is_dir():
+        shutil.copytree(task.assets_dir, folder / "assets", dirs_exist_ok=True)
+    acts = [{"index": i, "type": a.type, "description": a.parameters.description}
+            for i, a in enumerate(task.record.action_sequence, 1)]
+    (folder / "actions.json").write_text(json.dumps(acts, indent=2))
+    w, h = task.size
+    (folder / "INSTRUCTIONS.md").write_text(prompt("workspace", task_id=task.id, width=w, height=h))
+    cfg = mcp_config(folder, task)
+    (folder / ".mcp.json").write_text(json.dumps(cfg, indent=2))
+    (folder / ".cursor").mkdir(exist_ok=True)
+    (folder / ".cursor" / "mcp.json").write_text(json.dumps(cfg, indent=2))
+    write_marker(folder, task)
+    return {"folder": str(folder), "frames": len(frames), "sheets": len(sheets), "actions": len(acts)}

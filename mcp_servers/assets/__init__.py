@@ -1,0 +1,1 @@
+"""Task assets, sheets, video frames and actions as MCP tools."""

@@ -1,0 +1,1 @@
+"""The benchmark itself as MCP tools."""

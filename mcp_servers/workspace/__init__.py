@@ -1,0 +1,1 @@
+"""The coder's sandboxed files as MCP tools."""
