@@ -1,0 +1,125 @@
+"""The assets, workspace, metrics and bench servers through the real MCP protocol (in memory)."""
+import json
+import os
+from pathlib import Path
+
+import pytest
+from mcp import Client
+
+from mcp_servers.assets.server import build_server as assets_server
+from mcp_servers.bench.server import build_server as bench_server
+from mcp_servers.metrics.server import build_server as metrics_server
+from mcp_servers.workspace.core import Workspace, WorkspaceError
+from mcp_servers.workspace.server import build_server as workspace_server
+
+
+def text_of(result) -> str:
+    return " ".join(getattr(c, "text", "") for c in result.content)
+
+
+def data_of(result):
+    sc = result.structured_content
+    if sc is not None:
+        return sc["result"] if set(sc) == {"result"} else sc
+    return json.loads(text_of(result))
+
+
+async def test_assets_server_hides_checkpoints_and_hints_from_coders(suite_dir):
+    async with Client(assets_server(suite_dir)) as c:
+        names = {t.name for t in (await c.list_tools()).tools}
+        assert "checkpoint" not in names
+        tid = data_of(await c.call_tool("list_tasks", {}))[0]["id"]
+        assets = data_of(await c.call_tool("list_assets", {"task_id": tid}))
+        assert assets and {"name", "bytes", "type"} <= set(assets[0])
+        got = await c.call_tool("get_asset", {"task_id": tid, "name": assets[0]["name"]})
+        assert [x.type for x in got.content] == ["text", "image"]
+        for bad in ("../data.jsonl", "/etc/passwd", "..", "../../checkpoints/step_0.png"):
+            r = await c.call_tool("get_asset", {"task_id": tid, "name": bad})
+            assert r.is_error and "plain file name" in text_of(r), bad
+        info = data_of(await c.call_tool("video_info", {"task_id": tid}))
+        assert info["seconds"] > 3 and info["sampled_frames"] >= 4
+        f = await c.call_tool("frame", {"task_id": tid, "time": 1.5})
+        assert f.content[1].type == "image"
+        assert (await c.call_tool("frame", {"task_id": tid, "index": 999})).is_error
+        k = await c.call_tool("keyframes", {"task_id": tid, "limit": 4})
+        assert 1 <= len([x for x in k.content if x.type == "image"]) <= 4
+        acts = data_of(await c.call_tool("actions", {"task_id": tid}))
+        assert acts and all("iwr" not in a for a in acts)
+        assert (await c.call_tool("list_assets", {"task_id": "nope"})).is_error
+    async with Client(assets_server(suite_dir, judge_mode=True)) as c:
+        cp = await c.call_tool("checkpoint", {"task_id": tid, "step": 0})
+        assert not cp.is_error and cp.content[1].type == "image"
+        assert any("iwr" in a for a in data_of(await c.call_tool("actions", {"task_id": tid})))
+
+
+def test_workspace_refuses_escapes_and_oversized_writes(tmp_path):
+    root = tmp_path / "ws"
+    ws = Workspace(root, max_write_bytes=1000)
+    (tmp_path / "secret.txt").write_text("outside")
+    os.symlink(tmp_path / "secret.txt", root / "link.txt")
+    os.symlink(tmp_path, root / "up")
+    for bad in ("../secret.txt", "/etc/passwd", "a/../../secret.txt", "link.txt", "up/secret.txt", "~/x"):
+        with pytest.raises(WorkspaceError):
+            ws.read(bad)
+        with pytest.raises(WorkspaceError):
+            ws.write(bad, "x")
+    with pytest.raises(WorkspaceError, match="limit"):
+        ws.write("big.html", "x" * 1001)
+    assert (tmp_path / "secret.txt").read_text() == "outside"
+    ws.write("sub/page.html", "<p>hi</p><p>hi</p>")
+    with pytest.raises(WorkspaceError, match="2 times"):
+        ws.edit("sub/page.html", "hi", "yo")
+    ws.edit("sub/page.html", "<p>hi</p><p>", "<p>yo</p><p>")
+    assert ws.read("sub/page.html")["text"] == "<p>yo</p><p>hi</p>"
+    assert [f["path"] for f in ws.list()] == ["sub/page.html"]
+
+
+async def test_workspace_server_writes_reads_in_parts_and_renders(tmp_path):
+    async with Client(workspace_server(tmp_path)) as c:
+        page = "<!doctype html><html><body><h1>Draft</h1><img src='https://example.com/a.png'>" \
+               "<script>console.error('oops')</script></body></html>"
+        assert not (await c.call_tool("write_file", {"path": "index.html", "content": page})).is_error
+        part = data_of(await c.call_tool("read_file", {"path": "index.html", "max_chars": 20}))
+        assert part["text"] == page[:20] and part["next_start"] == 20 and "start=20" in part["hint"]
+        esc = await c.call_tool("write_file", {"path": "../evil.html", "content": "x"})
+        assert esc.is_error and not (tmp_path.parent / "evil.html").exists()
+        r = await c.call_tool("render", {"path": "index.html", "width": 800, "height": 600})
+        assert not r.is_error and r.content[1].type == "image"
+        report = r.content[0].text
+        assert "oops" in report and "example.com" in report
+        assert not (await c.call_tool("delete_file", {"path": "index.html"})).is_error
+        assert data_of(await c.call_tool("list_files", {})) == []
+
+
+async def test_metrics_server_compares_inside_allowed_roots_only(suite_dir, tmp_path):
+    cps = sorted((next((suite_dir / "data").iterdir()) / "checkpoints").glob("*.png"))
+    async with Client(metrics_server(allowed_roots=[suite_dir])) as c:
+        same = data_of(await c.call_tool("compare", {"reference": str(cps[0]), "candidate": str(cps[0]),
+                                                     "metrics": ["ocr", "ssim", "feature", "structural"]}))
+        assert all(abs(v["value"] - 1) < 1e-6 for v in same.values())
+        assert same["ocr"]["backend"] == "tesseract" and same["ssim"]["version"]
+        diff = data_of(await c.call_tool("compare", {"reference": str(cps[0]), "candidate": str(cps[-1]),
+                                                     "metrics": ["ssim"]}))
+        assert diff["ssim"]["value"] < 1
+        (tmp_path / "x.png").write_bytes(cps[0].read_bytes())
+        r = await c.call_tool("compare", {"reference": str(cps[0]), "candidate": str(tmp_path / "x.png")})
+        assert r.is_error and "outside" in text_of(r)
+        r = await c.call_tool("compare", {"reference": str(cps[0]), "candidate": str(cps[0]), "metrics": ["magic"]})
+        assert r.is_error and "unknown metrics" in text_of(r)
+
+
+@pytest.mark.slow
+async def test_bench_server_take_submit_evaluate(suite_dir, tmp_path):
+    site = suite_dir.parent / "sites" / "reviews"
+    async with Client(bench_server(suite_dir, tmp_path / "bench")) as c:
+        tid = data_of(await c.call_tool("list_tasks", {}))[0]["id"]
+        task = await c.call_tool("get_task", {"task_id": tid, "max_frames": 3})
+        kinds = [x.type for x in task.content]
+        assert kinds[0] == "text" and kinds.count("image") >= 4 and "start_frame=3" in task.content[0].text
+        assert (await c.call_tool("evaluate", {"task_id": tid})).is_error  # nothing submitted yet
+        html = (site / "index.html").read_text().replace("assets/poster.png", "__PLACEHOLDER_ASSETS_BASE_DIR__/1.png")
+        sub = data_of(await c.call_tool("submit", {"task_id": tid, "html": html}))
+        assert Path(sub["stored"]).is_file()
+        res = data_of(await c.call_tool("evaluate", {"task_id": tid}))
+        assert res["status"] == "scored" and res["ifs"] == 1.0 and res["final"] > 0.9
+        assert all(a["status"] == "passed" for a in res["actions"])
