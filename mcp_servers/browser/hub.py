@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import itertools
+import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -14,6 +15,14 @@ from playwright.async_api import Browser, BrowserContext, Page, Playwright, Rout
 from mcp_servers.browser.launch import CHROMIUM_ARGS, chromium_path, is_loopback_url
 from mcp_servers.browser.page_scripts import SEED_RANDOM
 from mcp_servers.browser.static_site import StaticSite
+
+
+def _sweep_orphans() -> None:
+    """Remove temp screenshot folders left by servers that were killed (their pid no longer runs)."""
+    for d in Path(tempfile.gettempdir()).glob("iwr-shots-*-*"):
+        pid = d.name.split("-")[2]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(d, ignore_errors=True)
 
 
 class BrowserFault(RuntimeError):
@@ -47,7 +56,9 @@ class BrowserHub:
 
     def __init__(self, shots_root: Path | None = None, headless: bool = True):
         self._own_tmp = shots_root is None
-        self.shots_root = Path(shots_root or tempfile.mkdtemp(prefix="iwr-shots-"))
+        if shots_root is None:
+            _sweep_orphans()
+        self.shots_root = Path(shots_root or tempfile.mkdtemp(prefix=f"iwr-shots-{os.getpid()}-"))
         self.headless = headless
         self._pw: Playwright | None = None
         self._browser: Browser | None = None

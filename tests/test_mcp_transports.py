@@ -1,0 +1,63 @@
+"""Every server over stdio with a real client, and streamable HTTP on 127.0.0.1."""
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.mark.parametrize("name, tool, args", [
+    ("metrics", "list_metrics", {}), ("assets", "list_tasks", {}), ("workspace", "list_files", {}),
+    ("bench", "list_tasks", {}), ("browser", "open", {"target": "about:blank"}),
+])
+async def test_stdio_server_lists_and_calls(name, tool, args, tmp_path):
+    extra = ["--root", str(tmp_path)] if name in ("workspace", "bench") else []
+    params = StdioServerParameters(command=sys.executable, args=["-m", "mcp_servers", name, *extra])
+    async with Client(params) as c:
+        tools = [t.name for t in (await c.list_tools()).tools]
+        assert tool in tools and len(tools) >= 3
+        for t in (await c.list_tools()).tools:
+            assert t.description and t.annotations is not None, t.name
+        r = await c.call_tool(tool, args)
+        assert not r.is_error, r.content
+
+
+async def test_metrics_over_stdio_while_the_model_loads_keeps_stdout_clean(suite_dir):
+    # The deep model loads in the lifespan; any print on stdout would corrupt the first responses.
+    cp = next((suite_dir / "data").glob("*/checkpoints/step_0.png"))
+    params = StdioServerParameters(command=sys.executable, args=["-m", "mcp_servers", "metrics", "--allow", str(suite_dir)])
+    async with Client(params) as c:
+        r = await c.call_tool("compare", {"reference": str(cp), "candidate": str(cp), "metrics": ["feature", "ocr"]})
+        assert not r.is_error and '"feature"' in r.content[0].text
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def test_streamable_http_on_loopback(tmp_path):
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "mcp_servers", "workspace", "--root", str(tmp_path), "--http", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        async with Client(f"http://127.0.0.1:{port}/mcp") as c:
+            await c.call_tool("write_file", {"path": "a.txt", "content": "over http"})
+            r = await c.call_tool("read_file", {"path": "a.txt"})
+            assert "over http" in r.content[0].text
+        assert (tmp_path / "a.txt").read_text() == "over http"
+    finally:
+        proc.terminate()
+        proc.wait(10)
