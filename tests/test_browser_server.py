@@ -88,3 +88,21 @@ async def test_stdio_session_with_a_real_client_leaves_no_chromium(suite_dir):
             break
         time.sleep(0.1)
     assert _chromium_count() <= before
+
+
+async def test_snapshot_role_click_evaluate_and_freeze(suite_dir, tmp_path):
+    site = suite_dir.parent / "sites" / "reviews"
+    async with Client(build_server(shots_dir=tmp_path)) as c:
+        sid = (await c.call_tool("open", {"target": str(site), "width": 900, "height": 700, "scale": 2})).structured_content["session"]
+        tree = (await c.call_tool("snapshot", {"session": sid})).structured_content
+        assert 'button "Post review"' in tree["tree"]
+        assert not (await c.call_tool("click", {"session": sid, "role": "button", "text": "Post review"})).is_error
+        ev = (await c.call_tool("evaluate", {"session": sid, "expression": "document.querySelectorAll('.review').length"})).structured_content
+        assert ev["value"] == "2" and ev["changed_page"] is False and ev["error"] is None
+        ev = (await c.call_tool("evaluate", {"session": sid, "expression": "document.body.append('x')"})).structured_content
+        assert ev["changed_page"] is True
+        assert not (await c.call_tool("freeze", {"session": sid})).is_error
+        a = (await c.call_tool("screenshot", {"session": sid, "name": "a"})).structured_content
+        b = (await c.call_tool("screenshot", {"session": sid, "name": "b"})).structured_content
+        assert (a["width"], a["height"]) == (1800, 1400)  # device scale 2
+        assert open(a["path"], "rb").read() == open(b["path"], "rb").read()

@@ -72,12 +72,14 @@ async def _element(s: Session, ref: int):
     return node
 
 
-async def _locate(s: Session, ref: int | None, selector: str | None, text: str | None):
-    """An element handle from a ref, a CSS selector or visible text (first visible match)."""
+async def _locate(s: Session, ref: int | None, selector: str | None, text: str | None, role: str | None = None):
+    """An element handle from a ref, a CSS selector, an ARIA role (named by `text`) or visible text."""
     if ref is not None:
         return await _element(s, ref)
     if selector:
         loc = s.page.locator(selector)
+    elif role:
+        loc = s.page.get_by_role(role, name=text) if text else s.page.get_by_role(role)
     elif text:
         loc = s.page.get_by_text(text, exact=False)
     else:
@@ -90,9 +92,9 @@ async def _locate(s: Session, ref: int | None, selector: str | None, text: str |
 
 
 async def click(s: Session, ref: int | None = None, selector: str | None = None, text: str | None = None,
-                x: float | None = None, y: float | None = None, timeout_s: float = 30) -> dict:
-    """Click an element (by ref, selector or text) or a point; returns what was clicked."""
-    el = await _locate(s, ref, selector, text)
+                x: float | None = None, y: float | None = None, timeout_s: float = 30, role: str | None = None) -> dict:
+    """Click an element (by ref, selector, role and name, or text) or a point; returns what was clicked."""
+    el = await _locate(s, ref, selector, text, role)
     if el is None:
         if x is None or y is None:
             raise SessionError("click needs a ref, a selector, a text, or both x and y")
@@ -168,3 +170,43 @@ async def page_state(s: Session, max_text: int = 20_000) -> dict:
 async def run_checks(s: Session, checks: list[dict]) -> list[dict]:
     """Evaluate structured checks (text_visible, text_absent, count, value, url_contains) on the DOM."""
     return await _bounded(s.page.evaluate(RUN_CHECKS, checks), 15, "checking")
+
+
+# Runs an expression and reports whether it changed the DOM while it ran.
+EVALUATE = """
+async (expr) => {
+  let mutations = 0;
+  const obs = new MutationObserver((m) => { mutations += m.length; });
+  obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  let value, error = null;
+  try { value = await (0, eval)(expr); } catch (e) { error = String(e); }
+  await Promise.resolve();
+  mutations += obs.takeRecords().length; obs.disconnect();
+  let json;
+  try { json = JSON.stringify(value === undefined ? null : value); } catch (e) { json = JSON.stringify(String(value)); }
+  return {json, error, mutations};
+}
+"""
+
+
+async def evaluate(s: Session, expression: str, max_chars: int = 4000) -> dict:
+    """Evaluate a JavaScript expression meant to only read the page; reports DOM changes it made."""
+    out = await _bounded(s.page.evaluate(EVALUATE, expression), 10, "evaluate")
+    text = out["json"] or "null"
+    return {"value": text[:max_chars], "truncated": len(text) > max_chars, "error": out["error"],
+            "changed_page": out["mutations"] > 0}
+
+
+async def snapshot(s: Session, max_chars: int = 8000) -> dict:
+    """The page's accessibility tree as YAML (roles, names, states), cut to max_chars."""
+    text = await _bounded(s.page.locator("body").aria_snapshot(timeout=10_000), 12, "snapshot")
+    return {"tree": text[:max_chars], "truncated": len(text) > max_chars}
+
+
+async def freeze(s: Session) -> dict:
+    """Stop the page's clock and its CSS/Web animations, for screenshots that do not move."""
+    await _bounded(s.page.clock.pause_at(await s.page.evaluate("Date.now()")), 10, "freeze")
+    cdp = await s.context.new_cdp_session(s.page)
+    await cdp.send("Animation.enable")
+    await cdp.send("Animation.setPlaybackRate", {"playbackRate": 0})
+    return {"frozen": True}

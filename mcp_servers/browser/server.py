@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from mcp.server.mcpserver import Context, Image, MCPServer
 from pydantic import BaseModel
@@ -103,9 +103,10 @@ def build_server(shots_dir: Path | None = None) -> MCPServer:
     @mcp.tool(annotations=ACTS)
     @errors
     async def click(session: str, ctx: Context, ref: int | None = None, selector: str | None = None,
-                    text: str | None = None, x: float | None = None, y: float | None = None) -> Outcome:
-        """Click by element ref (from elements), CSS selector, visible text, or x/y coordinates."""
-        return outcome(ctx, session, await actions.click(hub_of(ctx).get(session), ref, selector, text, x, y))
+                    text: str | None = None, role: str | None = None, x: float | None = None,
+                    y: float | None = None) -> Outcome:
+        """Click by element ref (from elements), CSS selector, ARIA role (+ name in text), visible text, or x/y."""
+        return outcome(ctx, session, await actions.click(hub_of(ctx).get(session), ref, selector, text, x, y, role=role))
 
     @mcp.tool(annotations=ACTS)
     @errors
@@ -153,6 +154,24 @@ def build_server(shots_dir: Path | None = None) -> MCPServer:
         s = hub_of(ctx).get(session)
         return Observed(console=s.console[-100:], page_errors=s.page_errors[-50:], dialogs=s.dialogs[-50:],
                         blocked_requests=s.blocked[-100:])
+
+    @mcp.tool(annotations=READ_ONLY)
+    @errors
+    async def snapshot(session: str, ctx: Context, max_chars: int = 8000) -> dict[str, Any]:
+        """The accessibility tree (roles, names, states) as YAML, cut to max_chars."""
+        return await actions.snapshot(hub_of(ctx).get(session), max_chars)
+
+    @mcp.tool(annotations=READ_ONLY)
+    @errors
+    async def evaluate(session: str, expression: str, ctx: Context, max_chars: int = 4000) -> dict[str, Any]:
+        """Evaluate a read-only JavaScript expression; returns its JSON value and whether it changed the page."""
+        return await actions.evaluate(hub_of(ctx).get(session), expression, max_chars)
+
+    @mcp.tool(annotations=ACTS)
+    @errors
+    async def freeze(session: str, ctx: Context) -> dict[str, Any]:
+        """Pause the page's clock and animations so repeated screenshots are identical."""
+        return await actions.freeze(hub_of(ctx).get(session))
 
     @mcp.tool(annotations=DESTRUCTIVE)
     @errors
