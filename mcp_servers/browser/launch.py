@@ -16,6 +16,11 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage",
     "--disable-quic",
     "--font-render-hinting=none",
+    # Reproducible pixels: one raster thread and full-tile raster, so anti-aliasing never varies.
+    "--num-raster-threads=1",
+    "--disable-partial-raster",
+    "--force-color-profile=srgb",
+    "--hide-scrollbars",
 ]
 
 ALWAYS_ALLOWED_SCHEMES = {"about", "data", "blob"}

@@ -38,7 +38,7 @@
     var el = document.createElement("article");
     el.className = "card product-card";
     el.dataset.product = p.id;
-    el.innerHTML = '<img src="assets/' + p.id + '.jpg" alt="' + p.name + '" width="400" height="300">' +
+    el.innerHTML = '<img src="assets/' + p.id + '.jpg" alt="' + p.name + '" width="400" height="300" decoding="sync">' +
       '<div class="card-body"><span class="cat-tag">' + CAT_LABEL[p.cat] + '</span><h3>' + p.name + '</h3>' +
       '<div class="rating"><span class="stars">' + stars(p.rating) + '</span> ' + p.rating.toFixed(1) + ' (' + p.reviews + ')</div>' +
       '<div class="in-cart" id="incart-' + p.id + '"></div>' +
@@ -105,7 +105,7 @@
       if (!lineEls[p.id]) {
         var el = document.createElement("div");
         el.className = "cart-line"; el.dataset.line = p.id;
-        el.innerHTML = '<img src="assets/' + p.id + '.jpg" alt="">' +
+        el.innerHTML = '<img src="assets/' + p.id + '.jpg" alt="" decoding="sync">' +
           '<div><div class="name">' + p.name + '</div><div class="unit">' + money(p.price) + ' each</div>' +
           '<div class="qty"><button id="dec-' + p.id + '" aria-label="Decrease quantity of ' + p.name + '">−</button>' +
           '<input id="qty-' + p.id + '" value="1" readonly aria-label="Quantity of ' + p.name + '">' +
