@@ -106,9 +106,9 @@ async def click(s: Session, ref: int | None = None, selector: str | None = None,
 
 
 async def hover(s: Session, ref: int | None = None, selector: str | None = None, text: str | None = None,
-                x: float | None = None, y: float | None = None, timeout_s: float = 30) -> dict:
-    """Move the mouse over an element or a point."""
-    el = await _locate(s, ref, selector, text)
+                x: float | None = None, y: float | None = None, timeout_s: float = 30, role: str | None = None) -> dict:
+    """Move the mouse over an element (ref, selector, role and name, or text) or a point."""
+    el = await _locate(s, ref, selector, text, role)
     if el is None:
         if x is None or y is None:
             raise SessionError("hover needs a ref, a selector, a text, or both x and y")
@@ -119,9 +119,10 @@ async def hover(s: Session, ref: int | None = None, selector: str | None = None,
 
 
 async def type_text(s: Session, text: str, ref: int | None = None, selector: str | None = None,
-                    label: str | None = None, clear: bool = False, delay_ms: int = 0, timeout_s: float = 30) -> dict:
-    """Focus an element (by ref, selector or text), then type the text key by key."""
-    el = await _locate(s, ref, selector, label)
+                    label: str | None = None, clear: bool = False, delay_ms: int = 0, timeout_s: float = 30,
+                    role: str | None = None) -> dict:
+    """Focus an element (by ref, selector, role and name in `label`, or visible label), then type key by key."""
+    el = await _locate(s, ref, selector, label, role)
     if el is not None:
         await _bounded(el.click(timeout=timeout_s * 1000), timeout_s + 2, "focus before typing")
         if clear:

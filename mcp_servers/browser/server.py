@@ -111,16 +111,18 @@ def build_server(shots_dir: Path | None = None) -> MCPServer:
     @mcp.tool(annotations=ACTS)
     @errors
     async def hover(session: str, ctx: Context, ref: int | None = None, selector: str | None = None,
-                    text: str | None = None, x: float | None = None, y: float | None = None) -> Outcome:
-        """Move the mouse over an element (ref, selector or text) or a point."""
-        return outcome(ctx, session, await actions.hover(hub_of(ctx).get(session), ref, selector, text, x, y))
+                    text: str | None = None, role: str | None = None, x: float | None = None,
+                    y: float | None = None) -> Outcome:
+        """Move the mouse over an element (ref, selector, ARIA role + name in text, or visible text) or a point."""
+        return outcome(ctx, session, await actions.hover(hub_of(ctx).get(session), ref, selector, text, x, y, role=role))
 
     @mcp.tool(name="type", annotations=ACTS)
     @errors
     async def type_(session: str, text: str, ctx: Context, ref: int | None = None, selector: str | None = None,
-                    label: str | None = None, clear: bool = False) -> Outcome:
-        """Focus an element (ref, selector or visible label) and type text key by key."""
-        return outcome(ctx, session, await actions.type_text(hub_of(ctx).get(session), text, ref, selector, label, clear))
+                    label: str | None = None, role: str | None = None, clear: bool = False) -> Outcome:
+        """Focus an element (ref, selector, ARIA role + name in label, or visible label) and type text key by key."""
+        return outcome(ctx, session, await actions.type_text(hub_of(ctx).get(session), text, ref, selector, label,
+                                                             clear, role=role))
 
     @mcp.tool(annotations=ACTS)
     @errors
