@@ -178,5 +178,39 @@ def judge(
         raise typer.Exit(1)
 
 
+@app.command()
+def calibrate(
+    tasks: Path = typer.Option(BUNDLED_SUITE, help="a data.jsonl or the folder holding it"),
+    max_tasks: Optional[int] = typer.Option(None, help="calibrate on the first N tasks with a reference site"),
+    work: Optional[Path] = typer.Option(None, help="folder for mutants and screenshots (default: a temp folder)"),
+    as_json: bool = typer.Option(False, "--json", help="print the calibration as JSON"),
+):
+    """Judge every reference site and injected defects of it; report detection per defect kind.
+
+    Example:
+      iwr calibrate --json
+    """
+    from evals.calibrate import calibrate as run_calibration
+    from tasks.loader import TaskFileError, load_suite
+
+    logs.configure()
+    try:
+        suite = load_suite(tasks)
+    except TaskFileError as e:
+        typer.echo(f"error: cannot load tasks:\n{e}", err=True)
+        raise typer.Exit(2)
+    res = asyncio.run(run_calibration(suite, work, max_tasks))
+    if as_json:
+        typer.echo(json.dumps({k: v for k, v in res.items() if k != "rows"}))
+        return
+    t = Table(title=f"calibration: {res['mutants']} mutants, {res['detection_rate'] * 100:.1f} % detected, "
+                    f"reference Final min {res['oracle_final_min'] * 100:.1f}")
+    for c in ("defect kind", "mutants", "detected"):
+        t.add_column(c)
+    for k, v in res["by_kind"].items():
+        t.add_row(k, str(v["mutants"]), str(v["detected"]))
+    out.print(t)
+
+
 if __name__ == "__main__":
     app()

@@ -51,6 +51,7 @@ class JudgeState(TypedDict, total=False):
     actions: Annotated[list, operator.add]
     checkpoints: list
     backends: dict
+    flags: list
 
 
 async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
@@ -61,7 +62,11 @@ async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
                               seed=ext.get("seed", 1), clock=ext.get("clock", "2026-01-15T10:00:00Z"))
     sid = opened["session"]
     shot = await tools.call("browser", "screenshot", session=sid, name="step_0", wait_ms=cfg.default_wait_ms)
-    return {"session": sid, "step": 0, "stopped": False, "shots": {"0": shot["path"]}}
+    page = await tools.call("browser", "state", session=sid, max_text=200)
+    elements = await tools.call("browser", "elements", session=sid, limit=5)
+    # A page with no text and nothing to interact with is a picture of a page, not a page.
+    flags = ["image_only"] if len(page["text"].strip()) < 10 and not elements else []
+    return {"session": sid, "step": 0, "stopped": False, "shots": {"0": shot["path"]}, "flags": flags}
 
 
 async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
@@ -209,4 +214,5 @@ async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, con
                for i, a in enumerate(task["action_sequence"], 1) if i not in reached]
     return {"profile": config.profile, "total_actions": n, "successful_actions": len(done),
             "actions": state["actions"] + skipped, "checkpoints": state["checkpoints"],
-            "backends": state["backends"], "lvs_metrics": config.lvs_metrics, "hvs_metric": config.hvs_metric}
+            "backends": state["backends"], "lvs_metrics": config.lvs_metrics, "hvs_metric": config.hvs_metric,
+            "flags": state.get("flags", [])}

@@ -137,7 +137,7 @@ def test_ocr_similarity_names_engine(ref: Image.Image) -> None:
 
 def test_rapidocr_second_engine_reads_text(ref: Image.Image) -> None:
     assert "bakery" in ocr_text(ref, engine="rapidocr").lower()
-    with pytest.raises(ValueError, match="unknown OCR engine"):
+    with pytest.raises(MetricUnavailable, match="easyocr"):
         ocr_text(ref, engine="easyocr")
 
 
@@ -285,7 +285,7 @@ def test_bad_inputs_name_the_input(tmp_path: Path, ref: Image.Image, models: Met
     with pytest.raises(ValueError, match="junk.png"):
         compare(junk, ref, ["ssim"], models)
     with pytest.raises(ValueError, match="unknown metric"):
-        compare(ref, ref, ["lpips"], models)
+        compare(ref, ref, ["no_such_metric"], models)
 
 
 def test_images_normalise_mode_and_size() -> None:

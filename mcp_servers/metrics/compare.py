@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Callable, Sequence
 from functools import cached_property
 from pathlib import Path
@@ -12,6 +13,7 @@ from PIL import Image
 
 from .features import DinoModel, Features, FeatureModel
 from .images import ImageLike, load_rgb, to_common_size
+from .lpips_local import LPIPS_ENV, LPIPS_HINT, LpipsModel
 from .ocr import ocr_text, similarity_from_texts
 from .ssim import gray_array, ssim_arrays, ssim_value
 from .structure import (
@@ -23,9 +25,13 @@ from .structure import (
 )
 from .values import MetricUnavailable, MetricValue
 
-__all__ = ["METRICS", "MetricModels", "MetricUnavailable", "MetricValue", "compare"]
+__all__ = ["ALL_METRICS", "LPIPS_METRICS", "METRICS", "MetricModels", "MetricUnavailable", "MetricValue", "compare"]
 
 METRICS = ("ocr", "ssim", "feature", "feature_distance", "dino", "color", "layout", "structural")
+# Distances that need (lpips) or prefer (perceptual) local LPIPS weights. Kept out of METRICS,
+# whose users treat every entry but feature_distance as a similarity that runs unconfigured.
+LPIPS_METRICS = ("perceptual", "lpips")
+ALL_METRICS = METRICS + LPIPS_METRICS
 
 
 class MetricModels:
@@ -38,10 +44,13 @@ class MetricModels:
         *,
         dino_path: str | Path | None = None,
         ocr_engine: str = "tesseract",
+        lpips_path: str | Path | None = None,
     ) -> None:
         self._feature = feature
         self._dino = dino
+        self._lpips: LpipsModel | None = None
         self.dino_path = dino_path
+        self.lpips_path = lpips_path or os.environ.get(LPIPS_ENV) or None
         self.ocr_engine = ocr_engine
 
     def feature_model(self) -> FeatureModel:
@@ -55,6 +64,12 @@ class MetricModels:
         if self._dino is None:
             self._dino = DinoModel(self.dino_path)
         return self._dino
+
+    def lpips_model(self) -> LpipsModel:
+        """The local LPIPS model; raises MetricUnavailable when it is not configured."""
+        if self._lpips is None:
+            self._lpips = LpipsModel.load(self.lpips_path)
+        return self._lpips
 
 
 def _digest(img: Image.Image) -> str:
@@ -102,6 +117,18 @@ class _Pair:
     def color(self) -> MetricValue:
         return color_similarity(self.ref, self.cand)
 
+    @cached_property
+    def lpips(self) -> MetricValue:
+        return self.models.lpips_model().distance(self.ref, self.cand)
+
+    def perceptual(self) -> MetricValue:
+        """LPIPS when a path is configured (a broken one raises), else the EfficientNet distance."""
+        if self.models.lpips_path:
+            return self.lpips.model_copy(update={"name": "perceptual"})
+        value = self.models.feature_model().distance_of(*self.features())
+        detail = {**value.detail, "lpips": f"not configured: {LPIPS_HINT}"}
+        return value.model_copy(update={"name": "perceptual", "detail": detail})
+
     def structural(self) -> MetricValue:
         score, offset, detail = self.layout
         ssim = self.ssim.value if offset == (0, 0) else aligned_ssim(*self.grays, offset)
@@ -116,6 +143,10 @@ class _Pair:
             return self.models.feature_model().similarity_of(*self.features())
         if name == "feature_distance":
             return self.models.feature_model().distance_of(*self.features())
+        if name == "perceptual":
+            return self.perceptual()
+        if name == "lpips":
+            return self.lpips
         if name == "dino":
             dino = self.models.dino_model()
             return dino.similarity_of(*self._per_image("dino", dino.embed))
@@ -125,15 +156,15 @@ class _Pair:
             return layout_value(self.layout[0], self.layout[2])
         if name == "structural":
             return self.structural()
-        raise ValueError(f"unknown metric {name!r}; expected one of {METRICS}")
+        raise ValueError(f"unknown metric {name!r}; expected one of {ALL_METRICS}")
 
 
 def compare(
     ref: ImageLike, cand: ImageLike, metrics: Sequence[str], models: MetricModels | None = None
 ) -> dict[str, MetricValue]:
-    """Score a candidate against a reference on each named metric (see METRICS)."""
-    unknown = [m for m in metrics if m not in METRICS]
+    """Score a candidate against a reference on each named metric (see ALL_METRICS)."""
+    unknown = [m for m in metrics if m not in ALL_METRICS]
     if unknown:
-        raise ValueError(f"unknown metric(s) {unknown}; expected some of {list(METRICS)}")
+        raise ValueError(f"unknown metric(s) {unknown}; expected some of {list(ALL_METRICS)}")
     pair = _Pair(load_rgb(ref), load_rgb(cand), models or MetricModels())
     return {name: pair.metric(name) for name in dict.fromkeys(metrics)}

@@ -8,6 +8,7 @@ import math
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from PIL import Image
@@ -16,13 +17,19 @@ from rapidfuzz.distance import Levenshtein
 from .images import ImageLike, load_rgb
 from .values import MetricUnavailable, MetricValue
 
-ENGINES = ("tesseract", "rapidocr")
+ENGINES = ("tesseract", "rapidocr", "easyocr")
 # Below this width screenshot text is usually too small for Tesseract (measured: a 400 px
 # wide page goes from 0.87 to 0.97 similarity with 2x upscaling); above it upscaling only
 # costs time and occasionally adds errors.
 MIN_OCR_WIDTH = 720
 MAX_UPSCALE = 4
 RAPIDOCR_HINT = "pip install --no-deps rapidocr-onnxruntime onnxruntime pyclipper shapely"
+EASYOCR_ENV = "IWR_EASYOCR_PATH"
+EASYOCR_FILES = ("craft_mts.pth", "english_g2.pth")
+EASYOCR_HINT = (
+    "pip install easyocr on a machine where torchvision works; not here, because easyocr pulls "
+    "torchvision, which conflicts with the CPU-only torch installed in this environment"
+)
 
 
 def _upscale_factor(width: int) -> int:
@@ -68,22 +75,61 @@ def _rapidocr_engine() -> Any:
     return RapidOCR()
 
 
-def _rapidocr(img: Image.Image) -> str:
-    import numpy as np
-
-    result, _ = _rapidocr_engine()(np.asarray(img.convert("RGB")))
-    # Reading order: top-to-bottom by the box's top-left corner, then left-to-right.
+def _in_reading_order(result: list | None) -> str:
+    """Join (box, text, score) detections top-to-bottom by the box's top-left corner, then left-to-right."""
     lines = sorted(result or [], key=lambda r: (round(r[0][0][1] / 10), r[0][0][0]))
     return "\n".join(str(r[1]) for r in lines)
 
 
-def ocr_text(img: ImageLike, engine: str = "tesseract") -> str:
-    """Text found in an image by the given OCR engine ("tesseract" or "rapidocr")."""
+def _rapidocr(img: Image.Image) -> str:
+    import numpy as np
+
+    result, _ = _rapidocr_engine()(np.asarray(img.convert("RGB")))
+    return _in_reading_order(result)
+
+
+@functools.cache
+def _easyocr_reader(folder: str) -> Any:
+    try:
+        import easyocr
+    except ImportError as exc:
+        raise MetricUnavailable(f"OCR engine 'easyocr' is not installed: {EASYOCR_HINT}") from exc
+    if not folder:
+        raise MetricUnavailable(f"OCR engine 'easyocr' is not configured: set {EASYOCR_ENV} to a folder "
+                                f"holding {' and '.join(EASYOCR_FILES)}")
+    where = Path(folder).expanduser()
+    missing = [f for f in EASYOCR_FILES if not (where / f).is_file()]
+    if missing:
+        raise MetricUnavailable(
+            f"OCR engine 'easyocr' has no model files ({', '.join(missing)} missing in {where}): "
+            f"set {EASYOCR_ENV} to a folder holding {' and '.join(EASYOCR_FILES)}"
+        )
+    try:
+        return easyocr.Reader(["en"], gpu=False, model_storage_directory=str(where), download_enabled=False)
+    except FileNotFoundError as exc:
+        raise MetricUnavailable(f"OCR engine 'easyocr' cannot load its models from {where}: {exc}") from exc
+
+
+def easyocr_reader(path: str | Path | None = None) -> Any:
+    """The easyocr.Reader for English on CPU, from `path` or IWR_EASYOCR_PATH; never downloads."""
+    return _easyocr_reader(str(path) if path else os.environ.get(EASYOCR_ENV, ""))
+
+
+def _easyocr(img: Image.Image, path: str | Path | None = None) -> str:
+    import numpy as np
+
+    return _in_reading_order(easyocr_reader(path).readtext(np.asarray(img.convert("RGB"))))
+
+
+def ocr_text(img: ImageLike, engine: str = "tesseract", *, easyocr_path: str | Path | None = None) -> str:
+    """Text found in an image by the given OCR engine (see ENGINES; easyocr_path overrides IWR_EASYOCR_PATH)."""
     img = load_rgb(img)
     if engine == "tesseract":
         return _tesseract(img).strip()
     if engine == "rapidocr":
         return _rapidocr(img).strip()
+    if engine == "easyocr":
+        return _easyocr(img, easyocr_path).strip()
     raise ValueError(f"unknown OCR engine {engine!r}; expected one of {ENGINES}")
 
 
@@ -100,6 +146,9 @@ def engine_version(engine: str = "tesseract") -> str:
     if engine == "rapidocr":
         _rapidocr_engine()
         return importlib.metadata.version("rapidocr-onnxruntime")
+    if engine == "easyocr":
+        easyocr_reader()
+        return importlib.metadata.version("easyocr")
     raise ValueError(f"unknown OCR engine {engine!r}; expected one of {ENGINES}")
 
 

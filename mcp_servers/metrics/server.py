@@ -13,7 +13,7 @@ from mcp_servers.metrics.compare import MetricModels, MetricUnavailable, compare
 from mcp_servers.metrics.ocr import ocr_text
 
 errors = mapped_errors((ValueError, FileNotFoundError, PermissionError), (MetricUnavailable, RuntimeError, OSError))
-METRIC_NAMES = ["ocr", "ssim", "feature", "feature_distance", "dino", "color", "layout", "structural"]
+METRIC_NAMES = ["ocr", "ssim", "feature", "feature_distance", "dino", "color", "layout", "structural", "perceptual", "lpips"]
 
 
 def confined(path: str, roots: list[Path]) -> Path:
