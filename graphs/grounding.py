@@ -173,3 +173,48 @@ def key_for(params: dict) -> str | None:
         if f" {word} " in words:
             return key
     return None
+
+
+def target_quotes(description: str, action_type: str) -> list[str]:
+    """Quoted strings that name the target (a Type description's first quote is the text)."""
+    q = quoted(description)
+    return q[1:] if action_type == "Type" else q
+
+
+def names_agree(quotes: list[str], label: str) -> bool:
+    """Whether an element's label (name, text, label, placeholder) fits any quoted target name."""
+    if not quotes:
+        return True
+    lab = norm(label)
+    for q in quotes:
+        nq = norm(q)
+        if not nq:
+            continue
+        if nq in lab or (len(lab) >= 3 and lab in nq):
+            return True
+        qw, lw = words_of(q), words_of(label)
+        if qw and len(qw & lw) / len(qw) >= 0.5:
+            return True
+    return False
+
+
+# Reads the label of the element a selector or a point designates, without changing the page.
+LABEL_AT = """(() => {
+  const el = %s;
+  if (!el) return null;
+  const t = el.closest('a,button,input,select,textarea,label,summary,[role],[onclick],[tabindex]') || el;
+  const labels = t.labels ? Array.from(t.labels).map(l => l.innerText).join(' ') : '';
+  return [t.getAttribute('aria-label') || '', t.innerText || '', t.value || '', t.getAttribute('placeholder') || '',
+          t.getAttribute('title') || '', t.getAttribute('alt') || '', labels].join(' ');
+})()"""
+
+
+def label_probe(args: dict) -> str | None:
+    """A read-only JS expression giving the label of the element a selector or point plan designates."""
+    import json
+
+    if "selector" in args:
+        return LABEL_AT % f"document.querySelector({json.dumps(args['selector'])})"
+    if "x" in args:
+        return LABEL_AT % f"document.elementFromPoint({float(args['x'])}, {float(args['y'])})"
+    return None

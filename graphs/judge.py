@@ -5,6 +5,7 @@ State is JSON data; the browser appears in it as a session id.
 """
 from __future__ import annotations
 
+import json
 import operator
 import time
 from dataclasses import dataclass
@@ -16,9 +17,9 @@ from pydantic import BaseModel, Field
 
 from agents.toolbox import Toolbox, ToolCallError
 from graphs.assertions import judge_assertion
-from graphs.grounding import key_for, plans_for, type_text_of
+from graphs.grounding import key_for, label_probe, names_agree, plans_for, target_quotes, type_text_of
 
-NOT_FOUND = ("no visible element", "no element with ref")
+NOT_FOUND = ("no visible element", "no element with ref", "named like")
 
 
 class JudgeConfig(BaseModel):
@@ -121,7 +122,15 @@ async def _do(tools: Toolbox, cfg: JudgeConfig, sid: str, action: dict, task: di
     if kind == "Type" and text is None:
         return False, "no text to type in the action"
     tried = []
+    quotes = target_quotes(params.get("description", ""), kind)
     for plan in plans:
+        probe = label_probe(plan.args) if quotes else None
+        if probe:
+            label = json.loads((await tools.call("browser", "evaluate", session=sid, expression=probe))["value"])
+            if label is None or not names_agree(quotes, label):
+                tried.append({"strategy": plan.strategy, "args": plan.args, "ok": False,
+                              "error": f"no visible element named like {quotes} there (found {str(label)[:60]!r})"})
+                continue
         ok, why = await _attempt(_perform(tools, sid, kind, plan.args, text))
         tried.append({"strategy": plan.strategy, "args": plan.args, "ok": ok, "why": plan.why, "error": why or None})
         if ok or not any(m in why for m in NOT_FOUND):
