@@ -224,6 +224,7 @@ def test_color_similarity_sees_recolouring_not_text(ref: Image.Image) -> None:
 
 def test_compare_shares_ocr_and_features(ref: Image.Image, models: MetricModels, monkeypatch) -> None:
     calls = {"ocr": 0, "extract": 0}
+    models = MetricModels(feature=models.feature_model(), memo_size=8)  # an empty memo
     real_ocr, fm = compare_mod.ocr_text, models.feature_model()
     real_extract = fm.extract
 
@@ -239,8 +240,13 @@ def test_compare_shares_ocr_and_features(ref: Image.Image, models: MetricModels,
     monkeypatch.setattr(fm, "extract", counting_extract)
     compare(ref, VARIANTS["shifted"](), ["ocr", "feature", "feature_distance", "structural", "ocr"], models)
     assert calls == {"ocr": 2, "extract": 2}
-    compare(ref, ref.copy(), ["ocr", "feature", "feature_distance"], models)  # same pixels: once
+    compare(ref, ref.copy(), ["ocr", "feature", "feature_distance"], models)  # same pixels: remembered
+    assert calls == {"ocr": 2, "extract": 2}
+    compare(ref, VARIANTS["recoloured"](), ["ocr", "feature"], models)  # only the new image is read
     assert calls == {"ocr": 3, "extract": 3}
+    for k in range(10):  # the memo is bounded: old entries are dropped
+        compare(ref, Image.new("RGB", ref.size, (k * 20, 0, 0)), ["feature"], models)
+    assert len(models.memo) <= 8
 
 
 def test_feature_model_uses_installed_weights(monkeypatch) -> None:

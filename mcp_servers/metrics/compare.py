@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 import os
 from collections.abc import Callable, Sequence
 from functools import cached_property
@@ -45,6 +47,7 @@ class MetricModels:
         dino_path: str | Path | None = None,
         ocr_engine: str = "tesseract",
         lpips_path: str | Path | None = None,
+        memo_size: int = 512,
     ) -> None:
         self._feature = feature
         self._dino = dino
@@ -52,6 +55,11 @@ class MetricModels:
         self.dino_path = dino_path
         self.lpips_path = lpips_path or os.environ.get(LPIPS_ENV) or None
         self.ocr_engine = ocr_engine
+        # Per-image results (OCR text, features) keyed by pixel hash, shared across calls: a
+        # reference checkpoint is read once however many candidates are compared with it.
+        self.memo: OrderedDict[tuple[str, str], object] = OrderedDict()
+        self.memo_size = memo_size
+        self.memo_lock = threading.Lock()
 
     def feature_model(self) -> FeatureModel:
         """The EfficientNet-Lite0 model (bundled weights), loaded once per process."""
@@ -82,14 +90,22 @@ class _Pair:
     def __init__(self, ref: Image.Image, cand: Image.Image, models: MetricModels) -> None:
         self.ref, self.cand, self.models = ref, cand, models
         self.keys = (_digest(ref), _digest(cand))
-        self._memo: dict[tuple[str, str], object] = {}
+        self._memo = models.memo
 
     def _per_image(self, kind: str, fn: Callable[[Image.Image], object]) -> tuple:
         out = []
         for key, img in zip(self.keys, (self.ref, self.cand)):
-            if (kind, key) not in self._memo:
-                self._memo[(kind, key)] = fn(img)
-            out.append(self._memo[(kind, key)])
+            with self.models.memo_lock:
+                hit = self._memo.get((kind, key))
+                if hit is not None:
+                    self._memo.move_to_end((kind, key))
+            if hit is None:
+                hit = fn(img)
+                with self.models.memo_lock:
+                    self._memo[(kind, key)] = hit
+                    while len(self._memo) > self.models.memo_size:
+                        self._memo.popitem(last=False)
+            out.append(hit)
         return tuple(out)
 
     @cached_property
