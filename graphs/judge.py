@@ -5,10 +5,11 @@ State is JSON data; the browser appears in it as a session id.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import operator
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
@@ -39,6 +40,15 @@ class JudgeContext:
 
     tools: Toolbox
     config: JudgeConfig
+    # Checkpoint scoring started while the replay goes on (step -> running compare call).
+    pending: dict = field(default_factory=dict)
+
+    def start_scoring(self, step: int, reference: str, candidate: str) -> None:
+        """Score a checkpoint in the background: the metrics server works while the browser replays."""
+        cfg = self.config
+        metrics = sorted(set(cfg.lvs_metrics) | {cfg.hvs_metric})
+        self.pending[step] = asyncio.ensure_future(
+            self.tools.call("metrics", "compare", reference=reference, candidate=candidate, metrics=metrics))
 
 
 class JudgeState(TypedDict, total=False):
@@ -63,6 +73,7 @@ async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
                               seed=ext.get("seed", 1), clock=ext.get("clock", "2026-01-15T10:00:00Z"))
     sid = opened["session"]
     shot = await tools.call("browser", "screenshot", session=sid, name="step_0", wait_ms=cfg.default_wait_ms)
+    runtime.context.start_scoring(0, f"{state['task_folder']}/checkpoints/step_0.png", shot["path"])
     page = await tools.call("browser", "state", session=sid, max_text=200)
     elements = await tools.call("browser", "elements", session=sid, limit=5)
     # A page with no text and nothing to interact with is a picture of a page, not a page.
@@ -84,6 +95,8 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
         shot = await tools.call("browser", "screenshot", session=sid, name=f"step_{i + 1}",
                                 wait_ms=ext.get("wait_ms", cfg.default_wait_ms))
         shots[str(i + 1)] = trace["screenshot"] = shot["path"]
+        if action.get("visual_evaluation_flag"):
+            runtime.context.start_scoring(i + 1, f"{state['task_folder']}/checkpoints/step_{i + 1}.png", shot["path"])
         if action.get("logical_assertion") or ext.get("checks"):
             verdict = await judge_assertion(tools, sid, action, before, shot["path"])
             trace["assertion"] = verdict
@@ -173,16 +186,18 @@ def route_after_act(state: JudgeState) -> Literal["act", "score"]:
 
 
 async def score(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
-    tools, cfg = runtime.context.tools, runtime.context.config
+    tools = runtime.context.tools
     folder = state["task_folder"]
     actions = state["task"]["action_sequence"]
     steps = [0] + [i for i in range(1, state["step"] + 1)
                    if actions[i - 1].get("visual_evaluation_flag") and str(i) in state["shots"]]
-    metrics = sorted(set(cfg.lvs_metrics) | {cfg.hvs_metric})
     out, backends = [], {}
+    pending = runtime.context.pending
     for k in steps:
         ref = f"{folder}/checkpoints/step_{k}.png"
-        values = await tools.call("metrics", "compare", reference=ref, candidate=state["shots"][str(k)], metrics=metrics)
+        if k not in pending:
+            runtime.context.start_scoring(k, ref, state["shots"][str(k)])
+        values = await pending.pop(k)
         backends.update({m: f"{v['backend']} {v['version']}".strip() for m, v in values.items()})
         out.append({"step": k, "reference": ref, "candidate": state["shots"][str(k)],
                     "metrics": {m: v["value"] for m, v in values.items()}})
@@ -213,9 +228,14 @@ async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, con
     """Replay a task on an artifact and return the raw judgement (actions, checkpoints, backends)."""
     config = config or JudgeConfig()
     graph = build_judge_graph()
-    state = await graph.ainvoke({"task": task, "task_folder": task_folder, "artifact": artifact, "actions": []},
-                                context=JudgeContext(tools=tools, config=config),
-                                config={"recursion_limit": 10 + 2 * len(task["action_sequence"])})
+    ctx = JudgeContext(tools=tools, config=config)
+    try:
+        state = await graph.ainvoke({"task": task, "task_folder": task_folder, "artifact": artifact, "actions": []},
+                                    context=ctx, config={"recursion_limit": 10 + 2 * len(task["action_sequence"])})
+    finally:
+        for fut in ctx.pending.values():  # a replay that died leaves no scoring running behind it
+            fut.cancel()
+        await asyncio.gather(*ctx.pending.values(), return_exceptions=True)
     n = len(task["action_sequence"])
     done = [a for a in state["actions"] if a["status"] == "passed"]
     reached = {a["index"] for a in state["actions"]}
