@@ -10,7 +10,8 @@ from mcp_servers.browser.server import build_server
 
 pytestmark = pytest.mark.slow
 HOSTILE = """<!doctype html><html><body><h1>Outside</h1>
-<img src="https://example.com/pixel.png"><script>fetch('http://10.1.2.3/x').catch(() => {});</script>
+<img src="https://example.com/pixel.png"><script>fetch('http://10.1.2.3/x').catch(() => {});
+try { new WebSocket('ws://192.0.2.7:9000/live'); } catch (e) {}</script>
 <button class="btn" id="b" onclick="this.textContent='clicked'">press me</button></body></html>"""
 
 
@@ -57,7 +58,7 @@ async def test_outside_requests_are_blocked_and_reported(tmp_path):
         await c.call_tool("click", {"session": sid, "selector": "#b"})
         seen = (await c.call_tool("console", {"session": sid})).structured_content
         blocked = " ".join(seen["blocked_requests"])
-        assert "example.com" in blocked and "10.1.2.3" in blocked
+        assert "example.com" in blocked and "10.1.2.3" in blocked and "ws://192.0.2.7" in blocked
         res = (await c.call_tool("check", {"session": sid, "checks": [{"kind": "text_visible", "text": "clicked"}]}))
         assert res.structured_content["result"][0]["ok"]
         bad = await c.call_tool("open", {"target": "https://example.com/"})

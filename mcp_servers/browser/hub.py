@@ -135,6 +135,7 @@ class BrowserHub:
         session = Session(id=sid, context=context, page=None, shots_dir=self.shots_root / sid, site=site)  # type: ignore[arg-type]
         session.shots_dir.mkdir(parents=True, exist_ok=True)
         await context.route("**/*", lambda route: self._route(session, route))
+        await context.route_web_socket(lambda url: True, lambda ws: self._route_ws(session, ws))
         if seed is not None:
             await context.add_init_script(SEED_RANDOM % seed)
         if clock:
@@ -170,6 +171,14 @@ class BrowserHub:
         else:
             session.blocked.append(url[:300])
             await route.abort("blockedbyclient")
+
+    async def _route_ws(self, session: Session, ws) -> None:
+        # WebSockets bypass ordinary routing; an unconnected route never reaches the network.
+        if is_loopback_url(ws.url):
+            ws.connect_to_server()
+        else:
+            session.blocked.append(ws.url[:300])
+            await ws.close(code=1008, reason="blocked: not loopback")
 
     def _watch(self, s: Session, page: Page) -> None:
         page.on("console", lambda m: len(s.console) < 500 and s.console.append({"type": m.type, "text": m.text[:500]}))

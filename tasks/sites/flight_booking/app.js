@@ -132,6 +132,9 @@
         }
     }
   });
+  ["from", "to", "first", "last", "email"].forEach(function (id) {
+    $(id).addEventListener("input", function () { $(id).classList.remove("bad"); });
+  });
   $("nonstop").addEventListener("change", function (e) { s.nonstop = e.target.checked; renderFlights(); });
   renderDates();
   showStep(1);
