@@ -13,7 +13,7 @@ QUOTE_RE = re.compile(r"'([^']+)'|\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’")
 WORD_RE = re.compile(r"[a-z0-9]+")
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
             "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}
-ORDINAL_RE = re.compile(r"\b(?:(\d+)(?:st|nd|rd|th)|(" + "|".join(ORDINALS) + r"))\s+([a-z][a-z-]*)")
+ORDINAL_RE = re.compile(r"\bthe\s+(?:(\d+)(?:st|nd|rd|th)|(" + "|".join(ORDINALS) + r"))\s+([a-z][a-z-]*)")
 KIND_ROLES = {
     "button": {"button"}, "link": {"link"}, "tab": {"tab", "button"}, "checkbox": {"checkbox"},
     "radio": {"radio"}, "input": {"textbox"}, "field": {"textbox"}, "box": {"textbox", "combobox"},
@@ -188,7 +188,9 @@ def names_agree(quotes: list[str], label: str) -> bool:
     lab = norm(label)
     for q in quotes:
         nq = norm(q)
-        if not nq:
+        if not nq:  # a symbol such as '+' or '×': compare the characters themselves
+            if q.strip() and q.strip() in label:
+                return True
             continue
         if nq in lab or (len(lab) >= 3 and lab in nq):
             return True

@@ -92,7 +92,10 @@ async def _perform(s: Session, a: ScriptAction, i: int, track: FrameTrack, point
         else:
             w, h = s.page.viewport_size["width"], s.page.viewport_size["height"]
             pointer[:] = (w / 2, h / 2)
-            await actions.scroll(s, a.direction, a.amount)
+            moved = await actions.scroll(s, a.direction, a.amount)
+            if abs(moved["scroll_y_after"] - moved["scroll_y_before"]) <= 5:
+                raise RecordError(f"action {i} ({a.description!r}): the page did not scroll (already at the "
+                                  f"{'bottom' if a.direction == 'down' else 'top'}?); a judge would fail it")
     except actions.ActionFailed as e:
         raise RecordError(f"action {i} ({a.description!r}) failed on the reference site: {e}") from e
     return hint

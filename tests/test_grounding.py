@@ -55,3 +55,14 @@ def test_press_key_from_parameter_or_description():
     assert key_for({"description": "Press Enter to search"}) == "Enter"
     assert key_for({"description": "Press the Escape key to close the dialog"}) == "Escape"
     assert key_for({"description": "Wiggle the mouse"}) is None
+
+
+def test_ordinals_need_a_definite_article_and_symbols_are_names():
+    from graphs.grounding import names_agree
+
+    passengers = [el(0, "button", "Fewer passengers \u2212"), el(1, "button", "More passengers +"),
+                  el(2, "textbox", "Passengers", tag="input")]
+    p = match_description("Click the '+' button to add a second passenger", passengers, "Click")
+    assert p is None or p.strategy != "text.ordinal"
+    assert names_agree(["+"], "More passengers +") and not names_agree(["+"], "Fewer passengers \u2212")
+    assert names_agree(["Post review"], "Post review") and not names_agree(["Checkout"], "Post review")
