@@ -14,12 +14,14 @@ from rich.table import Table
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from evals import logs  # noqa: E402
+from evals.runs_cli import runs_app  # noqa: E402
 from tasks.cli import tasks_app  # noqa: E402
 
 BUNDLED_SUITE = Path(__file__).resolve().parent.parent / "tasks" / "suite"
 app = typer.Typer(help="iwr: reconstruct interactive web pages from interaction videos, and judge them.",
                   no_args_is_help=True, add_completion=False)
 app.add_typer(tasks_app, name="tasks")
+app.add_typer(runs_app, name="runs")
 out = Console()
 
 
@@ -32,6 +34,9 @@ def run(
     task: Optional[list[str]] = typer.Option(None, help="only these task ids (repeatable)"),
     run_id: Optional[str] = typer.Option(None, help="reuse an id to resume a run"),
     runs_dir: Path = typer.Option(Path("runs"), help="where runs are stored"),
+    concurrency: int = typer.Option(2, help="tasks in flight at once (browser sessions and model calls)"),
+    epochs: int = typer.Option(1, help="repeat generation N times per task to measure variance"),
+    retry_failed: bool = typer.Option(False, "--retry-failed", help="rerun tasks that ended in an infrastructure failure"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object instead of a table"),
 ):
     """Generate a page for every task with AGENT and judge it.
@@ -53,7 +58,7 @@ def run(
         raise typer.Exit(2)
     mcfg = ModelConfig(model=model, api_base=api_base or os.environ.get("OPENAI_API_BASE")) if model else None
     cfg = RunConfig(run_id=run_id or default_run_id(agent), agent=agent, suite=suite, runs_dir=runs_dir,
-                    model=mcfg, task_ids=task)
+                    model=mcfg, task_ids=task, concurrency=concurrency, epochs=epochs, retry_failed=retry_failed)
     try:
         results = asyncio.run(run_all(cfg))
     except ValueError as e:

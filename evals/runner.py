@@ -1,7 +1,9 @@
 """Run agents on tasks: produce each artifact, judge it, store `result.json`; resume by skipping done tasks."""
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import shutil
 import time
 from dataclasses import dataclass, field
@@ -14,6 +16,7 @@ from agents.models import ModelConfig, ModelUnavailable
 from agents.toolbox import InfrastructureError, Toolbox, stdio_server
 from evals.results import TaskResult, mean_scores
 from evals.scoring import score_judgement
+from evals.store import Store
 from graphs.judge import JudgeConfig, judge
 from graphs.single_shot import single_shot
 from tasks.loader import Suite, Task
@@ -33,6 +36,9 @@ class RunConfig:
     model: ModelConfig | None = None
     judge: JudgeConfig = field(default_factory=JudgeConfig)
     task_ids: list[str] | None = None
+    concurrency: int = 2
+    epochs: int = 1
+    retry_failed: bool = False
 
     @property
     def run_dir(self) -> Path:
@@ -63,9 +69,9 @@ async def make_artifact(cfg: RunConfig, task: Task, out: Path) -> tuple[dict, st
     raise ValueError(f"unknown agent {cfg.agent!r}; choose one of {', '.join(AGENTS)}")
 
 
-async def run_task(cfg: RunConfig, task: Task, tools: Toolbox) -> TaskResult:
+async def run_task(cfg: RunConfig, task: Task, tools: Toolbox, tdir: Path | None = None) -> TaskResult:
     """Produce and judge one task; every failure becomes a recorded outcome, never an exception."""
-    tdir = cfg.run_dir / task.id
+    tdir = tdir or cfg.run_dir / task.id
     tdir.mkdir(parents=True, exist_ok=True)
     base = {"task_id": task.id, "agent": cfg.agent, "model": cfg.model.model if cfg.model else None,
             "profile": cfg.judge.profile}
@@ -101,39 +107,73 @@ async def judge_artifact(task: Task, entry: Path, tools: Toolbox, config: JudgeC
                       seconds={"judge": round(time.monotonic() - t0, 3)})
 
 
-async def run(cfg: RunConfig) -> list[TaskResult]:
-    """Run every selected task; tasks with a result.json are read back, not redone."""
-    cfg.run_dir.mkdir(parents=True, exist_ok=True)
-    (cfg.run_dir / "run.json").write_text(json.dumps({
-        "run_id": cfg.run_id, "agent": cfg.agent, "suite": str(cfg.suite.root),
-        "model": cfg.model.model_dump() if cfg.model else None, "judge": cfg.judge.model_dump()}, indent=2))
-    tasks = [t for t in cfg.suite.tasks if cfg.task_ids is None or t.id in cfg.task_ids]
-    results: list[TaskResult] = []
-    todo = []
+def task_dir(cfg: RunConfig, task: Task, epoch: int) -> Path:
+    """`runs/<run>/<task>/` for the first epoch, `runs/<run>/<task>.e<N>/` for later ones."""
+    return cfg.run_dir / (task.id if epoch == 1 else f"{task.id}.e{epoch}")
+
+
+def _todo(cfg: RunConfig, tasks: list[Task]) -> tuple[list[tuple[Task, int]], dict]:
+    """Which (task, epoch) pairs still need running, and the results already on disk."""
+    done, todo = {}, []
     for t in tasks:
-        f = cfg.run_dir / t.id / "result.json"
-        if f.is_file():
-            results.append(TaskResult.model_validate_json(f.read_text()))
-        else:
-            todo.append(t)
-    if todo:
-        errlog = open(cfg.run_dir / "servers.log", "a")
-        try:
-            async with Toolbox(judge_servers(cfg.run_dir, cfg.suite.root), errlog=errlog) as tools:
-                for t in todo:
-                    log.info("task.start", task=t.id, agent=cfg.agent)
-                    r = await run_task(cfg, t, tools)
-                    (cfg.run_dir / t.id / "result.json").write_text(r.model_dump_json(indent=2))
-                    log.info("task.done", task=t.id, status=r.status, final=r.final)
-                    results.append(r)
-        finally:
-            errlog.close()
+        for e in range(1, cfg.epochs + 1):
+            f = task_dir(cfg, t, e) / "result.json"
+            r = TaskResult.model_validate_json(f.read_text()) if f.is_file() else None
+            if r is None or (cfg.retry_failed and r.status == "infra_failure"):
+                todo.append((t, e))
+            else:
+                done[(t.id, e)] = r
+    return todo, done
+
+
+async def run(cfg: RunConfig) -> list[TaskResult]:
+    """Run every selected task (and epoch) with bounded concurrency; finished ones are never redone."""
+    cfg.run_dir.mkdir(parents=True, exist_ok=True)
+    run_json = {"run_id": cfg.run_id, "agent": cfg.agent, "suite": str(cfg.suite.root),
+                "model": cfg.model.model_dump() if cfg.model else None, "judge": cfg.judge.model_dump(),
+                "epochs": cfg.epochs, "concurrency": cfg.concurrency}
+    (cfg.run_dir / "run.json").write_text(json.dumps(run_json, indent=2))
+    store = Store(cfg.runs_dir / "iwr.db")
+    store.add_run(cfg.run_id, cfg.agent, cfg.model.model if cfg.model else None, cfg.judge.profile,
+                  str(cfg.suite.root), run_json)
+    tasks = [t for t in cfg.suite.tasks if cfg.task_ids is None or t.id in cfg.task_ids]
+    todo, results = _todo(cfg, tasks)
+    try:
+        if todo:
+            await _run_pending(cfg, todo, results, store)
+    finally:
+        store.close()
     order = {t.id: i for i, t in enumerate(tasks)}
-    results.sort(key=lambda r: order.get(r.task_id, 0))
-    summary = {"run_id": cfg.run_id, "agent": cfg.agent, "tasks": [r.summary() for r in results],
-               "mean": mean_scores(results)}
+    ordered = [results[k] for k in sorted(results, key=lambda k: (order.get(k[0], 0), k[1]))]
+    entries = [{**r.summary(), "epoch": e} for (tid, e), r in sorted(results.items(), key=lambda kv: (order.get(kv[0][0], 0), kv[0][1]))]
+    summary = {"run_id": cfg.run_id, "agent": cfg.agent, "tasks": entries, "mean": mean_scores(ordered)}
     (cfg.run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
-    return results
+    return ordered
+
+
+async def _run_pending(cfg: RunConfig, todo: list[tuple[Task, int]], results: dict, store: Store) -> None:
+    gate = asyncio.Semaphore(max(1, cfg.concurrency))
+    errlog = open(cfg.run_dir / "servers.log", "a")
+    try:
+        async with Toolbox(judge_servers(cfg.run_dir, cfg.suite.root), errlog=errlog) as tools:
+            async def one(t: Task, epoch: int) -> None:
+                async with gate:
+                    log.info("task.start", task=t.id, epoch=epoch, agent=cfg.agent)
+                    d = task_dir(cfg, t, epoch)
+                    d.mkdir(parents=True, exist_ok=True)
+                    with open(d / "attempts.jsonl", "a") as f:  # lets anyone check nothing finished is redone
+                        f.write(json.dumps({"started": time.time(), "pid": os.getpid()}) + "\n")
+                    r = await run_task(cfg, t, tools, d)
+                    tmp = d / "result.json.tmp"
+                    tmp.write_text(r.model_dump_json(indent=2))
+                    os.replace(tmp, d / "result.json")  # atomic: a killed run never leaves half a result
+                    store.add_result(cfg.run_id, r, epoch)
+                    results[(t.id, epoch)] = r
+                    log.info("task.done", task=t.id, epoch=epoch, status=r.status, final=round(r.final, 4))
+
+            await asyncio.gather(*(one(t, e) for t, e in todo))
+    finally:
+        errlog.close()
 
 
 def default_run_id(agent: str) -> str:
