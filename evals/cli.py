@@ -15,7 +15,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from evals import logs  # noqa: E402
 from evals.runs_cli import runs_app  # noqa: E402
-from tasks.cli import tasks_app  # noqa: E402
+from tasks.cli import suite_or_exit, task_or_exit, tasks_app  # noqa: E402
 
 BUNDLED_SUITE = Path(__file__).resolve().parent.parent / "tasks" / "suite"
 app = typer.Typer(help="iwr: reconstruct interactive web pages from interaction videos, and judge them.",
@@ -48,14 +48,8 @@ def run(
     """
     from agents.models import ModelConfig
     from evals.runner import RunConfig, default_run_id, run as run_all
-    from tasks.loader import TaskFileError, load_suite
-
     logs.configure()
-    try:
-        suite = load_suite(tasks)
-    except TaskFileError as e:
-        typer.echo(f"error: cannot load tasks:\n{e}", err=True)
-        raise typer.Exit(2)
+    suite = suite_or_exit(tasks)
     mcfg = ModelConfig(model=model, api_base=api_base or os.environ.get("OPENAI_API_BASE")) if model else None
     cfg = RunConfig(run_id=run_id or default_run_id(agent), agent=agent, suite=suite, runs_dir=runs_dir,
                     model=mcfg, task_ids=task, concurrency=concurrency, epochs=epochs, retry_failed=retry_failed)
@@ -140,13 +134,8 @@ def prepare(
       iwr prepare 1 --out /tmp/ws && cd /tmp/ws && claude   # then: iwr judge /tmp/ws
     """
     from evals.prepare import prepare as prepare_ws
-    from tasks.loader import TaskFileError, load_suite
 
-    try:
-        task = load_suite(tasks).get(task_id)
-    except (TaskFileError, KeyError) as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2)
+    task = task_or_exit(tasks, task_id)
     info = prepare_ws(task, out_dir)
     typer.echo(f"prepared task {task_id} in {info['folder']}: {info['frames']} frames, {info['sheets']} sheet(s), "
                f"{info['actions']} actions; MCP config in .mcp.json")
@@ -196,14 +185,9 @@ def calibrate(
       iwr calibrate --json
     """
     from evals.calibrate import calibrate as run_calibration
-    from tasks.loader import TaskFileError, load_suite
 
     logs.configure()
-    try:
-        suite = load_suite(tasks)
-    except TaskFileError as e:
-        typer.echo(f"error: cannot load tasks:\n{e}", err=True)
-        raise typer.Exit(2)
+    suite = suite_or_exit(tasks)
     res = asyncio.run(run_calibration(suite, work, max_tasks))
     if as_json:
         typer.echo(json.dumps({k: v for k, v in res.items() if k != "rows"}))

@@ -49,16 +49,17 @@ def _legend(series: list[Series], x0: float, y: float, markers: bool) -> list[st
 
 def _svg(w: int, h: int, label: str, body: list[str]) -> str:
     return (f'<svg class="plot" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" '
-            f'aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg"><title>{escape(label)}</title>'
+            f'aria-label="{escape(label)}"><title>{escape(label)}</title>'
             + "".join(body) + "</svg>")
 
 
-def scatter_svg(series: list[Series], w: int = 520, h: int = 420) -> str:
+def scatter_svg(series: list[Series], w: int = 540, h: int = 400) -> str:
     """IFS (x) against VFS (y) per task, x100, one colour and marker shape per run, with a legend."""
     ml, mr, mt, mb = 52, 18, 14, 78
     pw, ph = w - ml - mr, h - mt - mb
-    sx = lambda v: ml + v * pw  # noqa: E731
-    sy = lambda v: mt + (1 - v) * ph  # noqa: E731
+    pad = 0.04  # keep markers at 0 and 100 inside the frame
+    sx = lambda v: ml + (v + pad) / (1 + 2 * pad) * pw  # noqa: E731
+    sy = lambda v: mt + (1 - (v + pad) / (1 + 2 * pad)) * ph  # noqa: E731
     body = [f'<rect x="{ml}" y="{mt}" width="{pw}" height="{ph}" class="pa"/>']
     for t in range(0, 101, 25):
         v = t / 100
@@ -76,7 +77,7 @@ def scatter_svg(series: list[Series], w: int = 520, h: int = 420) -> str:
     return _svg(w, h, "IFS against VFS per task", body)
 
 
-def histogram_svg(categories: list[str], series: list[Series], w: int = 560, h: int = 320) -> str:
+def histogram_svg(categories: list[str], series: list[Series], w: int = 540, h: int = 400) -> str:
     """Grouped bars: per category (action index of the first failure), one bar per run."""
     ml, mr, mt, mb = 44, 12, 14, 78
     pw, ph = w - ml - mr, h - mt - mb

@@ -12,6 +12,26 @@ tasks_app = typer.Typer(help="Validate and inspect task suites.", no_args_is_hel
 BUNDLED = Path(__file__).resolve().parent / "suite"
 
 
+def suite_or_exit(path: Path):
+    """Load a suite, or print every problem and exit with status 2."""
+    from tasks.loader import TaskFileError, load_suite
+
+    try:
+        return load_suite(path)
+    except TaskFileError as e:
+        typer.echo(f"error: cannot load tasks:\n{e}", err=True)
+        raise typer.Exit(2)
+
+
+def task_or_exit(path: Path, task_id: str):
+    """One task of a suite, or a clear error and exit status 2."""
+    try:
+        return suite_or_exit(path).get(task_id)
+    except KeyError as e:
+        typer.echo(f"error: {e.args[0]}", err=True)
+        raise typer.Exit(2)
+
+
 @tasks_app.command()
 def validate(path: Path = typer.Argument(BUNDLED, help="a data.jsonl or the folder holding it")):
     """Check a suite (schema, files, checkpoints); print every problem; exit 1 if any.
@@ -38,13 +58,7 @@ def list_(path: Path = typer.Option(BUNDLED, "--tasks", help="a data.jsonl or th
     Example:
       iwr tasks list --json
     """
-    from tasks.loader import TaskFileError, load_suite
-
-    try:
-        suite = load_suite(path)
-    except TaskFileError as e:
-        typer.echo(f"error:\n{e}", err=True)
-        raise typer.Exit(2)
+    suite = suite_or_exit(path)
     rows = [{"id": t.record.id, "classification": t.record.classification.model_dump(),
              "actions": len(t.record.action_sequence),
              "assertions": sum(1 for a in t.record.action_sequence if a.logical_assertion),
@@ -73,13 +87,8 @@ def show(task_id: str = typer.Argument(..., help="task id"),
       iwr tasks show 1
     """
     from tasks.frames import video_duration
-    from tasks.loader import TaskFileError, load_suite
 
-    try:
-        task = load_suite(path).get(task_id)
-    except (TaskFileError, KeyError) as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2)
+    task = task_or_exit(path, task_id)
     rec = task.record
     if as_json:
         typer.echo(rec.model_dump_json(exclude_none=True))
