@@ -28,11 +28,21 @@ class ModelConfig(BaseModel):
     retries: int = Field(3, description="retries on rate limits, server errors and timeouts")
 
 
+class ToolCall(BaseModel):
+    """A tool the model asked for, with its arguments (parsed when they are valid JSON)."""
+
+    id: str
+    name: str
+    arguments: dict = Field(default_factory=dict)
+    error: str | None = Field(None, description="why the arguments could not be parsed, if they could not")
+
+
 class Reply(BaseModel):
     """One model answer with what it cost."""
 
     text: str
     model: str
+    tool_calls: list[ToolCall] = Field(default_factory=list)
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
@@ -64,11 +74,12 @@ class ScriptedModel:
             data = json.loads(text) if self.path.suffix == ".json" else yaml.safe_load(text)
             if not isinstance(data, list):
                 raise ModelUnavailable(f"{self.path}: a scripted model file must hold a list of replies")
-            self.replies = [str(x) for x in data]
+            self.replies = [x if isinstance(x, dict) else str(x) for x in data]
         self.calls = 0
         self.seen: list[list[dict]] = []
 
-    def answer(self, messages: list[dict]) -> str:
+    def answer(self, messages: list[dict]) -> str | dict:
+        """The next reply: a string, or a dict {"content": ..., "tool_calls": [{"name", "arguments"}]}."""
         self.seen.append(messages)
         self.calls += 1
         if self.replies is None:
@@ -89,12 +100,35 @@ def scripted(name: str) -> ScriptedModel:
     return _scripted[path]
 
 
-async def complete(messages: list[dict], cfg: ModelConfig) -> Reply:
-    """One chat completion; retries transient errors with backoff, then raises ModelUnavailable."""
+def parse_tool_calls(raw: list) -> list[ToolCall]:
+    """Tool calls from an OpenAI-style message; bad JSON arguments are kept as an error, not raised."""
+    out = []
+    for n, tc in enumerate(raw or []):
+        fn = tc.get("function", tc) if isinstance(tc, dict) else getattr(tc, "function", tc)
+        get = (lambda k: fn.get(k)) if isinstance(fn, dict) else (lambda k: getattr(fn, k, None))
+        args, err = get("arguments"), None
+        if isinstance(args, str):
+            try:
+                args = json.loads(args or "{}")
+            except json.JSONDecodeError as e:
+                args, err = {}, f"arguments are not valid JSON: {e.msg}"
+        if not isinstance(args, dict):
+            args, err = {}, "arguments must be a JSON object"
+        tid = (tc.get("id") if isinstance(tc, dict) else getattr(tc, "id", None)) or f"call_{n}"
+        out.append(ToolCall(id=tid, name=str(get("name") or ""), arguments=args, error=err))
+    return out
+
+
+async def complete(messages: list[dict], cfg: ModelConfig, tools: list[dict] | None = None) -> Reply:
+    """One chat completion (optionally offering tools); retries transient errors with backoff,
+    then raises ModelUnavailable."""
     started = time.monotonic()
     if cfg.model.startswith("scripted:"):
-        text = scripted(cfg.model).answer(messages)
-        return Reply(text=text, model=cfg.model, latency_s=time.monotonic() - started)
+        ans = scripted(cfg.model).answer(messages)
+        if isinstance(ans, dict):
+            return Reply(text=str(ans.get("content") or ""), model=cfg.model,
+                         tool_calls=parse_tool_calls(ans.get("tool_calls")), latency_s=time.monotonic() - started)
+        return Reply(text=ans, model=cfg.model, latency_s=time.monotonic() - started)
     import litellm
 
     litellm.suppress_debug_info = True
@@ -106,7 +140,8 @@ async def complete(messages: list[dict], cfg: ModelConfig) -> Reply:
     last: Exception | None = None
     for attempt in range(cfg.retries + 1):
         try:
-            resp = await litellm.acompletion(model=cfg.model, messages=messages, temperature=cfg.temperature,
+            extra = {"tools": tools} if tools else {}
+            resp = await litellm.acompletion(model=cfg.model, messages=messages, temperature=cfg.temperature, **extra,
                                              max_tokens=cfg.max_tokens, api_base=cfg.api_base, api_key=api_key, max_retries=0, num_retries=0,
                                              timeout=cfg.timeout_s)
             break
@@ -120,12 +155,14 @@ async def complete(messages: list[dict], cfg: ModelConfig) -> Reply:
             raise ModelFailure(f"{cfg.model} rejected the request: {str(e)[:300]}") from e
     else:
         raise ModelUnavailable(f"{cfg.model}: {type(last).__name__} after {cfg.retries + 1} attempts: {str(last)[:300]}")
-    text = (resp.choices[0].message.content or "") if resp.choices else ""
+    msg = resp.choices[0].message if resp.choices else None
+    text = (msg.content or "") if msg is not None else ""
+    calls = parse_tool_calls(getattr(msg, "tool_calls", None) or []) if msg is not None else []
     usage = getattr(resp, "usage", None)
     try:
         cost = float(litellm.completion_cost(completion_response=resp) or 0.0)
     except Exception:  # unknown model in the local cost map: cost is unknown, not an error
         cost = 0.0
-    return Reply(text=text, model=cfg.model, prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+    return Reply(text=text, model=cfg.model, tool_calls=calls, prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
                  completion_tokens=getattr(usage, "completion_tokens", 0) or 0, cost_usd=cost,
                  latency_s=time.monotonic() - started)

@@ -78,7 +78,11 @@ class Toolbox:
         return server in self._clients
 
     async def call(self, server: str, tool: str, **arguments: Any) -> Any:
-        """Call `tool` on `server`; ToolCallError or InfrastructureError on failure."""
+        """Call `tool` on `server` and return its data; ToolCallError or InfrastructureError on failure."""
+        return _payload(await self.call_raw(server, tool, **arguments))
+
+    async def call_raw(self, server: str, tool: str, **arguments: Any) -> Any:
+        """Like `call`, but return the MCP result itself (for image content)."""
         client = self._clients.get(server)
         if client is None:
             raise InfrastructureError(f"no MCP session for server {server!r}")
@@ -94,7 +98,7 @@ class Toolbox:
             if text.startswith(INFRA_PREFIX):
                 raise InfrastructureError(f"{server}.{tool}: {text[len(INFRA_PREFIX):]}")
             raise ToolCallError(f"{server}.{tool}: {text}")
-        return _payload(result)
+        return result
 
     async def list_tools(self, server: str) -> list[Any]:
         return (await self._clients[server].list_tools()).tools

@@ -16,7 +16,7 @@ from PIL import Image
 
 from evals import report_pages as pages
 from evals.report_plots import Series, color, histogram_svg, scatter_svg
-from evals.stats import METRICS, STATUSES, breakdown, paired_difference, paper_table, pct, summarise
+from evals.stats import METRICS, breakdown, paired_difference, paper_table, pct, summarise
 from tasks.loader import Suite, Task, load_suite
 
 BREAKDOWNS = {"interaction": "Interaction level", "visual": "Visual level", "domain": "Domain"}
@@ -27,6 +27,7 @@ MAX_WIDTH = 640
 class Run:
     """A run folder as the report sees it: its run.json, its results (joined with their tasks) and its suite."""
 
+    name: str  # run.json's run_id, suffixed when two folders share one
     slug: str
     folder: Path
     meta: dict
@@ -35,7 +36,7 @@ class Run:
 
     @property
     def run_id(self) -> str:
-        return str(self.meta.get("run_id") or self.folder.name)
+        return self.name
 
     @property
     def model(self) -> str | None:
@@ -75,13 +76,13 @@ def load_run(folder: Path, taken: set[str] | None = None) -> Run:
     folder = Path(folder)
     meta_file = folder / "run.json"
     meta = json.loads(meta_file.read_text()) if meta_file.is_file() else {"run_id": folder.name}
-    base = slug(str(meta.get("run_id") or folder.name))
-    name, k = base, 2
-    while taken is not None and name in taken:
-        name, k = f"{base}-{k}", k + 1
+    rid = str(meta.get("run_id") or folder.name)
+    name, key, k = rid, slug(rid), 2
+    while taken is not None and key in taken:
+        name, key, k = f"{rid}-{k}", f"{slug(rid)}-{k}", k + 1
     if taken is not None:
-        taken.add(name)
-    run = Run(slug=name, folder=folder, meta=meta, suite=_load_suite(meta.get("suite")))
+        taken.add(key)
+    run = Run(name=name, slug=key, folder=folder, meta=meta, suite=_load_suite(meta.get("suite")))
     order = {t.id: i for i, t in enumerate(run.suite.tasks)} if run.suite else {}
     found = []
     for f in folder.glob("*/result.json"):
@@ -171,8 +172,8 @@ def resolve(path: str | None, run: Run) -> Path | None:
         return None
     p = Path(path)
     tries = [p] if p.is_absolute() else [run.folder.parent.parent / p, run.folder.parent / p, Path.cwd() / p]
-    if run.folder.name in p.parts:  # the run folder moved since it was written
-        tries.append(run.folder.joinpath(*p.parts[len(p.parts) - p.parts[::-1].index(run.folder.name):]))
+    for name in {run.folder.name, str(run.meta.get("run_id"))} & set(p.parts):  # the run folder moved since
+        tries.append(run.folder.joinpath(*p.parts[len(p.parts) - p.parts[::-1].index(name):]))
     return next((t for t in tries if t.is_file()), None)
 
 
@@ -181,7 +182,7 @@ def tables(runs: list[Run]) -> dict:
     board = []
     for r in runs:
         s = summarise(r.results)
-        board.append({"run_id": r.run_id, "slug": r.slug, "agent": r.meta.get("agent") or "?", "model": r.model,
+        board.append({"run_id": r.run_id, "folder": str(r.folder), "agent": r.meta.get("agent") or "?", "model": r.model,
                       "profile": r.profile, "suite": r.meta.get("suite"), **s})
     labels = [r["model"] or r["agent"] for r in board]
     paper = [{**b, "model": lab if labels.count(lab) == 1 else f"{lab} ({b['run_id']})"} for b, lab in zip(board, labels)]

@@ -7,6 +7,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from evals.report_plots import color
+from evals.results import COUNTED
 from evals.stats import METRICS, STATUSES, pct
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ th{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--mut)
 white-space:nowrap}
 tbody tr:nth-child(even){background:#fbfcfe}tbody tr:hover{background:#f1f5ff}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.nw{white-space:nowrap}table.bd{table-layout:fixed}table.bd th:nth-child(-n+2){width:22%}table.bd th:nth-child(3){width:8%}
 .ci{display:block;color:var(--mut);font-size:11.5px}
 .sw{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:7px;vertical-align:0}
 .badge{display:inline-block;padding:1px 8px;border-radius:999px;font-size:12px;font-weight:600;white-space:nowrap}
@@ -53,8 +55,8 @@ svg .ax{font-size:12px;fill:#374151}svg .lg{font-size:12px;fill:#1f2937}
 .diff{font-size:16px;margin:4px 0}.diff b{font-size:20px}
 .err{color:var(--bad);background:var(--badb);border-radius:6px;padding:6px 10px;white-space:pre-wrap;font-size:13px}
 video{width:100%;max-width:820px;border-radius:8px;background:#000;display:block}
-.strip{display:flex;gap:8px;overflow-x:auto;padding:10px 0 4px}
-.strip figure{margin:0;flex:0 0 auto}.strip img{height:96px;border-radius:4px;border:1px solid var(--line);display:block}
+.strip{display:grid;grid-template-columns:repeat(auto-fill,minmax(138px,1fr));gap:10px;padding:12px 0 4px}
+.strip figure{margin:0}.strip img{width:100%;border-radius:4px;border:1px solid var(--line);display:block}
 figcaption{font-size:12px;color:var(--mut);margin-top:3px}
 .action{border-left:4px solid var(--nr)}.action.a-passed{border-left-color:var(--ok)}
 .action.a-failed{border-left-color:var(--bad);background:#fffafa}.action.a-not_reached{opacity:.7;padding:10px 18px}
@@ -94,6 +96,11 @@ def shell(title: str, body: str, root: str = "") -> str:
             f'<script>{JS}</script></body></html>')
 
 
+def shown(r: dict, metric: str) -> float | None:
+    """A result's score, or None where it is not a score (infrastructure failures, skipped tasks)."""
+    return r.get(metric) if r.get("status") in COUNTED else None
+
+
 def badge(status: str | None, text: str | None = None) -> str:
     """A colour-coded status pill."""
     s = status or "none"
@@ -119,8 +126,9 @@ def _leaderboard(t: dict) -> str:
     rows = []
     for i, b in enumerate(t["runs"]):
         out = " ".join(badge(s, f"{b['outcomes'][s]} {s.replace('_', ' ')}") for s in STATUSES if b["outcomes"][s])
-        rows.append(f'<tr><td><span class="sw" style="background:{color(i)}"></span><b>{escape(b["run_id"])}</b></td>'
-                    f'<td>{escape(b["agent"])}</td><td>{escape(b["model"] or "–")}</td><td>{escape(b["profile"])}</td>'
+        rows.append(f'<tr><td class="nw"><span class="sw" style="background:{color(i)}"></span><b>{escape(b["run_id"])}</b></td>'
+                    f'<td class="nw">{escape(b["agent"])}</td><td class="nw">{escape(b["model"] or "–")}</td>'
+                    f'<td class="nw">{escape(b["profile"])}</td>'
                     f'<td class="n">{b["n"]}</td>{"".join(score_cell(b[m]) for m in METRICS)}<td>{out or "–"}</td></tr>')
     return table(["Run", "Agent", "Model", "Judge", "n", "Final", "IFS", "VFS", "LVS", "HVS", "Outcomes"], rows,
                  "leaderboard", numeric={4, 5, 6, 7, 8, 9})
@@ -130,7 +138,7 @@ def _paired(t: dict) -> str:
     out = []
     for p in t["paired_differences"]:
         if p["diff"] is None:
-            out.append(f'<p class="diff">No task counted in both <b>{escape(p["a"])}</b> and <b>{escape(p["b"])}</b>.</p>')
+            out.append(f'<p class="diff">No task is counted in both {escape(p["a"])} and {escape(p["b"])}.</p>')
             continue
         out.append(f'<p class="diff">Final({escape(p["a"])}) − Final({escape(p["b"])}) = <b>{p["diff"] * 100:+.2f}</b> '
                    f'<span class="note">95 % paired bootstrap interval [{p["lo"] * 100:+.2f}, {p["hi"] * 100:+.2f}] '
@@ -148,7 +156,7 @@ def _breakdown(t: dict, key: str, title: str) -> str:
             first = f'<td rowspan="{len(present)}"><b>{escape(g)}</b></td>' if j == 0 else ""
             rows.append(f'<tr>{first}<td><span class="sw" style="background:{color(i)}"></span>{escape(run)}</td>'
                         f'<td class="n">{v["n"]}</td>{cells}</tr>')
-    return f"<h3>{escape(title)}</h3>" + table([title, "Run", "n", "Final", "IFS", "VFS"], rows, numeric={2, 3, 4, 5})
+    return f"<h3>{escape(title)}</h3>" + table([title, "Run", "n", "Final", "IFS", "VFS"], rows, "bd", numeric={2, 3, 4, 5})
 
 
 def _tasks(runs: list[Run]) -> str:
@@ -166,8 +174,8 @@ def _tasks(runs: list[Run]) -> str:
                 cells += '<td class="n" data-v="-2">–</td>'
                 continue
             ff = f' · first fail #{r["first_failure"]}' if r["first_failure"] else ""
-            cells += (f'<td class="n" data-v="{r.get("final") or 0:.6f}"><a href="{escape(r["page"])}">{pct(r.get("final"))}</a> '
-                      f'<span class="ci">IFS {pct(r.get("ifs"))} · VFS {pct(r.get("vfs"))}{ff}</span>'
+            cells += (f'<td class="n" data-v="{shown(r, "final") or -1:.6f}"><a href="{escape(r["page"])}">{pct(shown(r, "final"))}</a> '
+                      f'<span class="ci">IFS {pct(shown(r, "ifs"))} · VFS {pct(shown(r, "vfs"))}{ff}</span>'
                       f'{badge(r.get("status")) if r.get("status") != "scored" else ""}</td>')
         name = tid if ep == 1 else f"{tid} (epoch {ep})"
         rows.append(f'<tr><td data-v="{escape(tid.zfill(8))}{ep:03d}"><b>{escape(name)}</b></td>'
@@ -255,7 +263,7 @@ def task_page(ctx: dict) -> str:
     chips = "".join(f'<span class="chip">{escape(str(v))}</span>' for v in (cls.get("domain"), cls.get("sub_domain"),
                     cls.get("interaction_complexity"), cls.get("visual_complexity")) if v)
     ep = f" (epoch {r['epoch']})" if r["epoch"] != 1 else ""
-    kpis = "".join(f'<div class="kpi"><b>{pct(r.get(m))}</b><span>{NAMES[m]}</span></div>' for m in METRICS)
+    kpis = "".join(f'<div class="kpi"><b>{pct(shown(r, m))}</b><span>{NAMES[m]}</span></div>' for m in METRICS)
     if j.get("total_actions") is not None:
         kpis += f'<div class="kpi"><b>{j.get("successful_actions", 0)}/{j["total_actions"]}</b><span>actions passed</span></div>'
     secs = sum(v for v in (r.get("seconds") or {}).values() if isinstance(v, (int, float)))
@@ -326,6 +334,6 @@ def markdown(t: dict, breakdowns: dict[str, str]) -> str:
     md += md_table(["Run", "Action index", "Tasks"], [[run, c, n] for run, h in t["first_failure"].items() for c, n in h.items()])
     md += ["", "## Tasks", ""]
     md += md_table(["Run", "Task", "Epoch", "Status", "Final", "IFS", "VFS", "LVS", "HVS", "First failure", "Error"],
-                   [[x["run_id"], x["task_id"], x["epoch"], x["status"], *(pct(x[m]) for m in METRICS),
+                   [[x["run_id"], x["task_id"], x["epoch"], x["status"], *(pct(shown(x, m)) for m in METRICS),
                      x["first_failure"] or "–", (x["error"] or "")[:120]] for x in t["tasks"]])
     return "\n".join(md) + "\n"

@@ -12,16 +12,17 @@ from pathlib import Path
 import structlog
 
 from agents.baselines import NoReference, blank, oracle
-from agents.models import ModelConfig, ModelUnavailable
+from agents.models import ModelConfig, ModelFailure, ModelUnavailable
 from agents.toolbox import InfrastructureError, Toolbox, stdio_server
 from evals.results import TaskResult, mean_scores
 from evals.scoring import score_judgement
 from evals.store import Store
+from graphs.iterative import Budget
 from graphs.judge import JudgeConfig, judge
 from graphs.single_shot import single_shot
 from tasks.loader import Suite, Task
 
-AGENTS = ("oracle", "blank", "single-shot")
+AGENTS = ("oracle", "blank", "single-shot", "iterative")
 log = structlog.get_logger()
 
 
@@ -39,6 +40,8 @@ class RunConfig:
     concurrency: int = 2
     epochs: int = 1
     retry_failed: bool = False
+    budget: Budget = field(default_factory=Budget)
+    score_turns: bool = True
 
     @property
     def run_dir(self) -> Path:
@@ -46,6 +49,7 @@ class RunConfig:
 
 
 def judge_servers(run_dir: Path, suite_root: Path, extra_roots: list[Path] = ()) -> dict:
+    # The run folder holds artifacts, drafts and screenshots; the suite holds the checkpoints.
     """Stdio parameters of the browser and metrics servers the judge uses for a run."""
     allow = [a for r in [run_dir, suite_root, *extra_roots] for a in ("--allow", str(Path(r).resolve()))]
     return {"browser": stdio_server("browser", "--shots", str(run_dir / "shots")),
@@ -66,6 +70,14 @@ async def make_artifact(cfg: RunConfig, task: Task, out: Path) -> tuple[dict, st
             shutil.copytree(task.assets_dir, out / "assets", dirs_exist_ok=True)
         rec = await single_shot(task.video, task.asset_sheets(), task.size, out, cfg.model)
         return rec, "index.html"
+    if cfg.agent == "iterative":
+        if cfg.model is None:
+            raise ValueError("iterative needs --model")
+        from evals.iterative_run import iterative
+
+        thread = f"{cfg.run_id}/{out.parent.name}"
+        rec = await iterative(task, out, cfg.model, cfg.budget, thread, cfg.run_dir / "coder-checkpoints.db")
+        return rec, "index.html"
     raise ValueError(f"unknown agent {cfg.agent!r}; choose one of {', '.join(AGENTS)}")
 
 
@@ -80,16 +92,34 @@ async def run_task(cfg: RunConfig, task: Task, tools: Toolbox, tdir: Path | None
         coder, page = await make_artifact(cfg, task, tdir / "artifact")
     except NoReference as e:
         return TaskResult(**base, status="skipped", error=str(e))
-    except ModelUnavailable as e:
+    except (ModelUnavailable, InfrastructureError) as e:
         return TaskResult(**base, status="infra_failure", error=str(e))
+    except ModelFailure as e:
+        return TaskResult(**base, status="model_failure", error=str(e))
     t1 = time.monotonic()
     if coder["status"] == "model_failure":
         return TaskResult(**base, status="model_failure", error=coder.get("error"), coder=coder,
                           seconds={"coder": round(t1 - t0, 3)})
+    if cfg.score_turns and coder.get("drafts"):
+        coder["turn_scores"] = await score_drafts(task, tdir, coder["drafts"], tools, cfg.judge, base)
     r = await judge_artifact(task, tdir / "artifact" / page, tools, cfg.judge, base)
     r.coder = coder
     r.seconds["coder"] = round(t1 - t0, 3)
     return r
+
+
+async def score_drafts(task: Task, tdir: Path, drafts: list, tools: Toolbox, config: JudgeConfig, base: dict) -> list:
+    """Judge every intermediate page of an iterative run: the score-against-turn curve."""
+    out = []
+    for d in drafts:
+        folder = tdir / "drafts-judged" / f"turn_{d['turn']:02d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copy(d["path"], folder / "index.html")
+        if (tdir / "artifact" / "assets").is_dir():
+            shutil.copytree(tdir / "artifact" / "assets", folder / "assets", dirs_exist_ok=True)
+        r = await judge_artifact(task, folder / "index.html", tools, config, base)
+        out.append({"turn": d["turn"], "status": r.status, "ifs": r.ifs, "vfs": r.vfs, "final": r.final})
+    return out
 
 
 async def judge_artifact(task: Task, entry: Path, tools: Toolbox, config: JudgeConfig, base: dict) -> TaskResult:

@@ -69,6 +69,16 @@ def _ordinal(description: str) -> tuple[int, str] | None:
     return (int(m.group(1)) if m.group(1) else ORDINALS[m.group(2)]), stem(m.group(3))
 
 
+def _contains(a: list, b: list) -> bool:
+    return a[0] <= b[0] and a[1] <= b[1] and a[0] + a[2] >= b[0] + b[2] and a[1] + a[3] >= b[1] + b[3] and a != b
+
+
+def _leaves(group: list[dict]) -> list[dict]:
+    """Drop containers (a star rating widget) whose box holds other members (its stars)."""
+    return [e for e in group if not any(_contains(e.get("bbox", [0, 0, 0, 0]), o.get("bbox", [0, 0, 0, 0]))
+                                        for o in group if o is not e)]
+
+
 def _of_kind(el: dict, noun: str) -> bool:
     if noun in KIND_ROLES:
         return el.get("role") in KIND_ROLES[noun]
@@ -128,7 +138,7 @@ def match_description(description: str, elements: list[dict], action_type: str,
     ordinal = _ordinal(description)
     if ordinal is not None:
         nth, noun = ordinal
-        group = [el for el in elements if el.get("enabled", True) and _of_kind(el, noun)]
+        group = _leaves([el for el in elements if el.get("enabled", True) and _of_kind(el, noun)])
         if group and 0 < abs(nth) <= len(group):
             el = group[nth - 1 if nth > 0 else nth]
             return Plan("text.ordinal", {"ref": el["ref"]}, 0.9, f"{'last' if nth < 0 else nth} of {len(group)} '{noun}' elements")

@@ -32,6 +32,7 @@ class JudgeConfig(BaseModel):
     default_wait_ms: int = Field(500, description="settle time after an action when the task records none")
     action_timeout_s: float = Field(30.0, description="limit for one action, as in the reference")
     scroll_min_px: float = Field(5.0, description="a scroll succeeds when the position moved more than this")
+    visual: bool = Field(True, description="score checkpoints; off for a coder replaying its own page")
 
 
 @dataclass
@@ -46,6 +47,8 @@ class JudgeContext:
     def start_scoring(self, step: int, reference: str, candidate: str) -> None:
         """Score a checkpoint in the background: the metrics server works while the browser replays."""
         cfg = self.config
+        if not cfg.visual:
+            return
         metrics = sorted(set(cfg.lvs_metrics) | {cfg.hvs_metric})
         self.pending[step] = asyncio.ensure_future(
             self.tools.call("metrics", "compare", reference=reference, candidate=candidate, metrics=metrics))
@@ -191,6 +194,8 @@ async def score(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     actions = state["task"]["action_sequence"]
     steps = [0] + [i for i in range(1, state["step"] + 1)
                    if actions[i - 1].get("visual_evaluation_flag") and str(i) in state["shots"]]
+    if not runtime.context.config.visual:
+        steps = []
     out, backends = [], {}
     pending = runtime.context.pending
     for k in steps:

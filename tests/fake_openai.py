@@ -9,7 +9,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 class FakeOpenAI:
     """Answers /v1/chat/completions from `replies` in order; a reply may be a fault:
-    {"status": 429} or {"status": 500} (error response), {"sleep": seconds} (slow), else a string."""
+    {"status": 429} or {"status": 500} (error response), {"sleep": seconds} (slow), a dict with
+    "tool_calls" (a tool-calling turn), else a string."""
 
     def __init__(self) -> None:
         self.replies: list = []
@@ -33,6 +34,11 @@ class FakeOpenAI:
                     self.send_response(reply["status"])
                 else:
                     msg = {"role": "assistant", "content": reply}
+                    if isinstance(reply, dict):  # {"content": ..., "tool_calls": [{"name", "arguments"}]}
+                        msg = {"role": "assistant", "content": reply.get("content"),
+                               "tool_calls": [{"id": f"call_{len(fake.requests)}_{i}", "type": "function",
+                                               "function": {"name": c["name"], "arguments": json.dumps(c.get("arguments", {}))}}
+                                              for i, c in enumerate(reply.get("tool_calls", []))]}
                     data = json.dumps({"id": "chatcmpl-test", "object": "chat.completion", "created": 0,
                                        "model": body.get("model", "fake"),
                                        "choices": [{"index": 0, "message": msg, "finish_reason": "stop"}],

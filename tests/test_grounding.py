@@ -66,3 +66,11 @@ def test_ordinals_need_a_definite_article_and_symbols_are_names():
     assert p is None or p.strategy != "text.ordinal"
     assert names_agree(["+"], "More passengers +") and not names_agree(["+"], "Fewer passengers \u2212")
     assert names_agree(["Post review"], "Post review") and not names_agree(["Checkout"], "Post review")
+
+
+def test_ordinal_ignores_the_container_of_the_group():
+    stars = [dict(el(10 + i, "button", f"{i} stars", "\u2605", id=f"star-{i}"), bbox=[100 + 30 * i, 50, 28, 28])
+             for i in range(1, 11)]
+    box = dict(el(9, "radiogroup", "Rating", id="stars"), bbox=[100, 50, 400, 28])
+    p = match_description("Click the 9th star", [box, *stars], "Click")
+    assert p.args == {"ref": 19}

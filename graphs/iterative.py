@@ -1,0 +1,241 @@
+"""The iterative coder: a LangGraph tool loop over MCP (write, render, compare, replay, fix).
+
+State is JSON (messages, counters, the draft log); the MCP tool box and the model settings live in
+the runtime context. A SQLite checkpointer saves the state after every step so a killed run resumes.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+from pydantic import BaseModel, Field
+
+from agents.coder_tools import CODER_TOOLS
+from agents.messages import prompt
+from agents.models import ModelConfig, complete
+from agents.toolbox import Toolbox, ToolCallError
+from graphs.judge import JudgeConfig, judge
+
+KEEP_IMAGES = 2  # only the latest screenshots stay in the context sent to the model
+
+
+class Budget(BaseModel):
+    """Limits of one iterative run; the loop stops cleanly at the first one reached."""
+
+    turns: int = Field(8, description="model calls")
+    tokens: int = Field(400_000, description="prompt plus completion tokens")
+    seconds: float = Field(1800, description="wall-clock seconds")
+    dollars: float = Field(5.0, description="model cost in US dollars")
+
+
+@dataclass
+class IterContext:
+    tools: Toolbox
+    model: ModelConfig
+    budget: Budget
+    task: dict  # the coder's view of the task: no reference-side hints
+    task_id: str
+    workspace: Path
+    frames: list[str]
+
+
+class IterState(TypedDict, total=False):
+    messages: list
+    turn: int
+    tokens: int
+    cost: float
+    started: float
+    done: bool
+    stop_reason: str
+    drafts: list  # [{"turn", "path", "passed": int | None}]
+    log: list  # one entry per tool call, for the report
+
+
+def _size(task: dict) -> tuple[int, int]:
+    w, h = (task.get("recording_details") or {}).get("resolution", "1280x800").lower().split("x")
+    return int(w), int(h)
+
+
+def first_messages(task: dict, assets: list[str]) -> list[dict]:
+    w, h = _size(task)
+    acts = "\n".join(f"{i}. {a['type']}: {a['parameters']['description']}"
+                     for i, a in enumerate(task["action_sequence"], 1))
+    text = prompt("iterative", width=w, height=h, actions=acts, assets=", ".join(assets) or "(none)")
+    return [{"role": "user", "content": text}]
+
+
+def _trim_images(messages: list[dict]) -> list[dict]:
+    """A copy of the messages where only the last KEEP_IMAGES image-bearing messages keep their images."""
+    seen, out = 0, []
+    for m in reversed(messages):
+        if isinstance(m.get("content"), list) and any(p.get("type") == "image_url" for p in m["content"]):
+            seen += 1
+            if seen > KEEP_IMAGES:
+                m = {**m, "content": [p if p.get("type") != "image_url" else {"type": "text", "text": "[older image omitted]"}
+                                      for p in m["content"]]}
+        out.append(m)
+    return out[::-1]
+
+
+def budget_left(state: IterState, b: Budget) -> str | None:
+    """Why the loop must stop now, or None."""
+    if state.get("turn", 0) >= b.turns:
+        return "turns"
+    if state.get("tokens", 0) >= b.tokens:
+        return "tokens"
+    if time.time() - state.get("started", time.time()) >= b.seconds:
+        return "seconds"
+    if state.get("cost", 0.0) >= b.dollars:
+        return "dollars"
+    return None
+
+
+async def agent(state: IterState, runtime: Runtime[IterContext]) -> dict:
+    ctx = runtime.context
+    reason = budget_left(state, ctx.budget)
+    if reason:
+        return {"done": True, "stop_reason": f"budget: {reason}"}
+    reply = await complete(_trim_images(state["messages"]), ctx.model, tools=CODER_TOOLS)
+    msg: dict = {"role": "assistant", "content": reply.text or None}
+    if reply.tool_calls:
+        msg["tool_calls"] = [{"id": c.id, "type": "function",
+                              "function": {"name": c.name, "arguments": json.dumps(c.arguments)}} for c in reply.tool_calls]
+    update = {"messages": [*state["messages"], msg], "turn": state.get("turn", 0) + 1,
+              "tokens": state.get("tokens", 0) + reply.prompt_tokens + reply.completion_tokens,
+              "cost": state.get("cost", 0.0) + reply.cost_usd}
+    if not reply.tool_calls:
+        update.update(done=True, stop_reason="answered without a tool call")
+    return update
+
+
+async def run_tools(state: IterState, runtime: Runtime[IterContext]) -> dict:
+    ctx = runtime.context
+    calls = state["messages"][-1].get("tool_calls") or []
+    messages, log, drafts = list(state["messages"]), list(state.get("log", [])), list(state.get("drafts", []))
+    images: list[dict] = []
+    done = False
+    for call in calls:
+        name = call["function"]["name"]
+        try:
+            args = json.loads(call["function"]["arguments"] or "{}")
+        except json.JSONDecodeError:
+            args = None
+        started = time.monotonic()
+        if not isinstance(args, dict):
+            text = "error: arguments must be a JSON object"
+        else:
+            try:
+                text, image, done_now = await _execute(ctx, name, args, drafts, state.get("turn", 0))
+                done = done or done_now
+                if image:
+                    images.append(image)
+            except (ToolCallError, KeyError, TypeError, ValueError) as e:
+                text = f"error: {e}"
+        messages.append({"role": "tool", "tool_call_id": call["id"], "content": text[:6000]})
+        log.append({"turn": state.get("turn", 0), "tool": name, "args": _short(args), "result": text[:400],
+                    "seconds": round(time.monotonic() - started, 3)})
+    if images:
+        messages.append({"role": "user", "content": [{"type": "text", "text": "Images from your tool calls:"}, *images]})
+    out = {"messages": messages, "log": log, "drafts": drafts}
+    if done:
+        out.update(done=True, stop_reason="finished")
+    return out
+
+
+def _short(args) -> dict:
+    if not isinstance(args, dict):
+        return {}
+    return {k: (v[:120] + "..." if isinstance(v, str) and len(v) > 120 else v) for k, v in args.items()}
+
+
+def _image_part(content: list) -> dict | None:
+    for c in content:
+        if getattr(c, "type", "") == "image":
+            return {"type": "image_url", "image_url": {"url": f"data:{c.mime_type};base64,{c.data}"}}
+    return None
+
+
+async def _execute(ctx: IterContext, name: str, args: dict, drafts: list, turn: int) -> tuple[str, dict | None, bool]:
+    """Run one coder tool; returns (text for the model, optional image part, whether it finished)."""
+    t, w, h = ctx.tools, *_size(ctx.task)
+    index = ctx.workspace / "index.html"
+    if name in ("write_file", "edit_file"):
+        res = await t.call("workspace", name, **args)
+        if args.get("path") == "index.html":
+            d = ctx.workspace.parent / "drafts" / f"turn_{turn:02d}.html"
+            d.parent.mkdir(exist_ok=True)
+            shutil.copy(index, d)
+            drafts.append({"turn": turn, "path": str(d), "passed": None})
+        return json.dumps(res), None, False
+    if name == "read_file":
+        return json.dumps(await t.call("workspace", "read_file", path=args["path"])), None, False
+    if name == "render":
+        content = (await t.call_raw("workspace", "render", path="index.html", width=w, height=h)).content
+        return str(content[0].text if content else ""), _image_part(content), False
+    if name == "view_frame":
+        k = int(args["index"])
+        if not 0 <= k < len(ctx.frames):
+            raise ValueError(f"index must be in 0..{len(ctx.frames) - 1}")
+        content = (await t.call_raw("assets", "frame", task_id=ctx.task_id, index=k)).content
+        return f"frame {k} of {len(ctx.frames)}", _image_part(content), False
+    if name == "compare_with_frame":
+        k = int(args["index"])
+        if not 0 <= k < len(ctx.frames):
+            raise ValueError(f"index must be in 0..{len(ctx.frames) - 1}")
+        opened = await t.call("browser", "open", target=str(index), width=w, height=h)
+        try:
+            shot = await t.call("browser", "screenshot", session=opened["session"], wait_ms=300)
+        finally:
+            await t.call("browser", "close", session=opened["session"])
+        v = await t.call("metrics", "compare", reference=ctx.frames[k], candidate=shot["path"],
+                         metrics=["ocr", "feature", "structural"])
+        return json.dumps({m: round(x["value"], 4) for m, x in v.items()}), None, False
+    if name == "replay":
+        return await _replay(ctx, drafts), None, False
+    if name == "finish":
+        return "finished", None, True
+    raise ValueError(f"unknown tool {name!r}")
+
+
+async def _replay(ctx: IterContext, drafts: list) -> str:
+    j = await judge(ctx.tools, ctx.task, str(ctx.workspace), str(ctx.workspace / "index.html"), JudgeConfig(visual=False))
+    passed = j["successful_actions"]
+    if drafts:
+        drafts[-1]["passed"] = passed
+    failed = next((a for a in j["actions"] if a["status"] == "failed"), None)
+    head = f"{passed} of {j['total_actions']} actions replayed successfully."
+    if failed:
+        head += f" Action {failed['index']} ({failed['type']}: {failed['description']}) failed: {failed['error']}"
+    return head
+
+
+def after_agent(state: IterState) -> Literal["tools", "__end__"]:
+    return END if state.get("done") else "tools"
+
+
+def after_tools(state: IterState) -> Literal["agent", "__end__"]:
+    return END if state.get("done") else "agent"
+
+
+def build_iterative_graph(checkpointer=None):
+    g = StateGraph(IterState, context_schema=IterContext)
+    g.add_node("agent", agent)
+    g.add_node("tools", run_tools)
+    g.add_edge(START, "agent")
+    g.add_conditional_edges("agent", after_agent)
+    g.add_conditional_edges("tools", after_tools)
+    return g.compile(checkpointer=checkpointer)
+
+
+def best_draft(drafts: list) -> dict | None:
+    """The draft that replayed best (later ones win ties); the last one if none was replayed."""
+    replayed = [d for d in drafts if d.get("passed") is not None]
+    if not replayed:
+        return drafts[-1] if drafts else None
+    return max(reversed(replayed), key=lambda d: d["passed"])
