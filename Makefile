@@ -6,6 +6,7 @@ setup:
 run: setup
 	.venv/bin/iwr run --agent oracle --run-id oracle-bundled
 	.venv/bin/iwr run --agent blank --run-id blank-bundled
+	@echo "report: $$(.venv/bin/iwr report oracle-bundled --compare blank-bundled --out runs/report)"
 
 test: setup
 	.venv/bin/python -m pytest -q

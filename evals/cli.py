@@ -201,5 +201,31 @@ def calibrate(
     out.print(t)
 
 
+@app.command()
+def report(
+    run: str = typer.Argument(..., help="run id (under --runs-dir) or a run folder"),
+    compare: Optional[list[str]] = typer.Option(None, help="more runs to put beside it (repeatable)"),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="report folder (default: runs/<run>/report)"),
+    runs_dir: Path = typer.Option(Path("runs"), help="where runs are stored"),
+):
+    """Write a static HTML report (leaderboard, plots, a page per task) that opens from disk.
+
+    Examples:
+      iwr report oracle-bundled --compare blank-bundled
+      iwr report runs/my-run --out /tmp/report
+    """
+    from evals.report import build_report
+
+    folders = []
+    for r in [run, *(compare or [])]:
+        f = Path(r) if Path(r).is_dir() else runs_dir / r
+        if not (f / "summary.json").is_file():
+            typer.echo(f"error: {f} is not a finished run (no summary.json)", err=True)
+            raise typer.Exit(2)
+        folders.append(f)
+    index = build_report(folders, out_dir or folders[0] / "report")
+    typer.echo(str(index))
+
+
 if __name__ == "__main__":
     app()
