@@ -18,13 +18,24 @@ def suite_dir() -> Path:
     return SUITE
 
 
+def one_task_suite(root: Path, task_id: str = "1") -> Path:
+    """A writable suite under `root` holding one bundled task and its reference site."""
+    import json
+
+    dst = root / "tasks" / "suite"
+    dst.mkdir(parents=True)
+    line = next(x for x in (SUITE / "data.jsonl").read_text().splitlines() if json.loads(x)["id"] == int(task_id))
+    (dst / "data.jsonl").write_text(line + "\n")
+    shutil.copytree(SUITE / "data" / task_id, dst / "data" / task_id)
+    site = json.loads(line)["iwr"]["reference"]["site"]
+    shutil.copytree((SUITE / site).resolve(), (dst / site).resolve())
+    return dst
+
+
 @pytest.fixture
 def suite_copy(tmp_path: Path) -> Path:
-    """A writable copy of the bundled suite whose reference paths still point at tasks/sites."""
-    dst = tmp_path / "tasks" / "suite"
-    shutil.copytree(SUITE, dst)
-    shutil.copytree(ROOT / "tasks" / "sites" / "reviews", tmp_path / "tasks" / "sites" / "reviews")
-    return dst
+    """A writable one-task copy of the bundled suite (task 1 and its site, same relative layout)."""
+    return one_task_suite(tmp_path)
 
 
 @pytest.fixture

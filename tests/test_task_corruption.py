@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tasks.validate import validate_suite
+from tests.conftest import one_task_suite
 
 
 def _rows(s: Path) -> list[dict]:
@@ -93,9 +94,7 @@ def corrupted(tmp_path_factory, suite_dir) -> dict[str, Path]:
     base = tmp_path_factory.mktemp("corrupt")
     out = {}
     for n, (name, (mutate, _)) in enumerate(CASES.items()):
-        s = base / f"case{n}" / "tasks" / "suite"
-        shutil.copytree(suite_dir, s)
-        shutil.copytree(suite_dir.parent / "sites" / "reviews", s.parent / "sites" / "reviews")
+        s = one_task_suite(base / f"case{n}")
         mutate(s)
         out[name] = s
     return out
