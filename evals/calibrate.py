@@ -1,6 +1,7 @@
 """`iwr calibrate`: judge each reference and its injected defects; report what the judge caught."""
 from __future__ import annotations
 
+import asyncio
 import tempfile
 from pathlib import Path
 
@@ -35,30 +36,41 @@ def detected(kind: str, ref: TaskResult, m: TaskResult) -> bool:
 
 
 async def calibrate(suite: Suite, work: Path | None = None, max_tasks: int | None = None,
-                    kinds: tuple[str, ...] = KINDS) -> dict:
+                    kinds: tuple[str, ...] = KINDS, concurrency: int = 2) -> dict:
     """Judge references and mutants of up to `max_tasks` tasks with a reference site."""
     work = Path(work or tempfile.mkdtemp(prefix="iwr-calibrate-"))
     tasks = [t for t in suite.tasks if t.reference_site() is not None][:max_tasks]
     config = JudgeConfig()
     rows, per_task = [], []
+    gate = asyncio.Semaphore(max(1, concurrency))
+
+    async def judged(t, entry: Path, agent: str) -> TaskResult:
+        async with gate:
+            base = {"task_id": t.id, "agent": agent, "profile": config.profile}
+            return await judge_artifact(t, entry, tools, config, base)
+
+    async def one_task(t) -> None:
+        mutants = make_mutants(t, work / t.id, kinds)
+        ref, *outs = await asyncio.gather(
+            judged(t, t.reference_site() / t.record.iwr.reference.page, "reference"),
+            *(judged(t, m.folder / m.page, m.kind) for m in mutants))
+        results = {m.kind: r for m, r in zip(mutants, outs)}
+        for m, r in zip(mutants, outs):
+            rows.append({"task_id": t.id, "kind": m.kind, "note": m.note, "ifs": r.ifs, "vfs": r.vfs,
+                         "final": r.final, "status": r.status, "detected": detected(m.kind, ref, r)})
+        blank = results.get("blank")
+        per_task.append({"task_id": t.id, "reference_final": ref.final, "reference_ifs": ref.ifs,
+                         "ranking_ok": all(blank is None or blank.final <= r.final + 1e-9 <= ref.final + 1e-9
+                                           for r in results.values())})
+        log.info("calibrate.task", task=t.id, reference=round(ref.final, 4),
+                 detected=sum(r["detected"] for r in rows if r["task_id"] == t.id), mutants=len(mutants))
+
     with open(work / "servers.log", "a") as errlog:
         async with Toolbox(judge_servers(work, suite.root, extra_roots=[work]), errlog=errlog) as tools:
-            for t in tasks:
-                base = {"task_id": t.id, "agent": "calibrate", "profile": config.profile}
-                ref = await judge_artifact(t, t.reference_site() / t.record.iwr.reference.page, tools, config,
-                                           {**base, "agent": "reference"})
-                results = {}
-                for m in make_mutants(t, work / t.id, kinds):
-                    r = await judge_artifact(t, m.folder / m.page, tools, config, {**base, "agent": m.kind})
-                    results[m.kind] = r
-                    rows.append({"task_id": t.id, "kind": m.kind, "note": m.note, "ifs": r.ifs, "vfs": r.vfs,
-                                 "final": r.final, "status": r.status, "detected": detected(m.kind, ref, r)})
-                blank = results.get("blank")
-                per_task.append({"task_id": t.id, "reference_final": ref.final, "reference_ifs": ref.ifs,
-                                 "ranking_ok": all(blank is None or blank.final <= r.final + 1e-9 <= ref.final + 1e-9
-                                                   for r in results.values())})
-                log.info("calibrate.task", task=t.id, reference=round(ref.final, 4),
-                         detected=sum(r["detected"] for r in rows if r["task_id"] == t.id))
+            await asyncio.gather(*(one_task(t) for t in tasks))
+    order = {t.id: i for i, t in enumerate(tasks)}
+    rows.sort(key=lambda r: (order[r["task_id"]], KINDS.index(r["kind"])))
+    per_task.sort(key=lambda p: order[p["task_id"]])
     by_kind = {}
     for k in kinds:
         ks = [r for r in rows if r["kind"] == k]
