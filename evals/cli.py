@@ -53,8 +53,21 @@ def run(
     mcfg = ModelConfig(model=model, api_base=api_base or os.environ.get("OPENAI_API_BASE")) if model else None
     cfg = RunConfig(run_id=run_id or default_run_id(agent), agent=agent, suite=suite, runs_dir=runs_dir,
                     model=mcfg, task_ids=task, concurrency=concurrency, epochs=epochs, retry_failed=retry_failed)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        TextColumn("{task.fields[cost]}"), console=Console(stderr=True), transient=True)
+    bar = progress.add_task(f"{agent}", total=None, cost="")
+    spent = [0.0]
+
+    def on_done(r, done: int, total: int) -> None:
+        spent[0] += float((r.coder.get("usage") or {}).get("cost_usd", 0.0) or 0.0)
+        progress.update(bar, completed=done, total=total, cost=f"${spent[0]:.3f}  last: {r.task_id} {r.status}")
+
+    cfg.on_done = on_done
     try:
-        results = asyncio.run(run_all(cfg))
+        with progress:
+            results = asyncio.run(run_all(cfg))
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)

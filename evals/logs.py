@@ -17,3 +17,10 @@ def configure(verbose: bool = False) -> None:
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
     for noisy in ("LiteLLM", "litellm", "httpx", "mcp"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def task_logger(f, **bound):
+    """A structlog logger writing JSON lines to an open per-task log file, bound with run/task/role."""
+    return structlog.wrap_logger(structlog.WriteLogger(f), processors=[
+        structlog.processors.TimeStamper(fmt="iso"), structlog.processors.add_log_level,
+        structlog.processors.JSONRenderer()]).bind(**bound)

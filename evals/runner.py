@@ -14,6 +14,7 @@ import structlog
 from agents.baselines import NoReference, blank, oracle
 from agents.models import ModelConfig, ModelFailure, ModelUnavailable
 from agents.toolbox import InfrastructureError, Toolbox, stdio_server
+from evals.logs import task_logger
 from evals.results import TaskResult, mean_scores
 from evals.scoring import score_judgement
 from evals.store import Store
@@ -42,6 +43,7 @@ class RunConfig:
     retry_failed: bool = False
     budget: Budget = field(default_factory=Budget)
     score_turns: bool = True
+    on_done: object = None  # called with (TaskResult, done, total) after each task, e.g. a progress bar
 
     @property
     def run_dir(self) -> Path:
@@ -186,20 +188,30 @@ async def _run_pending(cfg: RunConfig, todo: list[tuple[Task, int]], results: di
     errlog = open(cfg.run_dir / "servers.log", "a")
     try:
         async with Toolbox(judge_servers(cfg.run_dir, cfg.suite.root), errlog=errlog) as tools:
+            finished = [0]
+
             async def one(t: Task, epoch: int) -> None:
                 async with gate:
                     log.info("task.start", task=t.id, epoch=epoch, agent=cfg.agent)
                     d = task_dir(cfg, t, epoch)
                     d.mkdir(parents=True, exist_ok=True)
-                    with open(d / "attempts.jsonl", "a") as f:  # lets anyone check nothing finished is redone
-                        f.write(json.dumps({"started": time.time(), "pid": os.getpid()}) + "\n")
-                    r = await run_task(cfg, t, tools, d)
-                    tmp = d / "result.json.tmp"
-                    tmp.write_text(r.model_dump_json(indent=2))
-                    os.replace(tmp, d / "result.json")  # atomic: a killed run never leaves half a result
-                    store.add_result(cfg.run_id, r, epoch)
-                    results[(t.id, epoch)] = r
-                    log.info("task.done", task=t.id, epoch=epoch, status=r.status, final=round(r.final, 4))
+                    with open(d / "log.jsonl", "a", buffering=1) as logfile:
+                        tlog = task_logger(logfile, run=cfg.run_id, task=t.id, epoch=epoch, agent=cfg.agent)
+                        tlog.info("task.start", model=cfg.model.model if cfg.model else None)
+                        with open(d / "attempts.jsonl", "a") as f:  # lets anyone check nothing finished is redone
+                            f.write(json.dumps({"started": time.time(), "pid": os.getpid()}) + "\n")
+                        r = await run_task(cfg, t, tools, d)
+                        tmp = d / "result.json.tmp"
+                        tmp.write_text(r.model_dump_json(indent=2))
+                        os.replace(tmp, d / "result.json")  # atomic: a killed run never leaves half a result
+                        store.add_result(cfg.run_id, r, epoch)
+                        results[(t.id, epoch)] = r
+                        tlog.info("task.done", status=r.status, ifs=r.ifs, vfs=r.vfs, final=r.final, error=r.error,
+                                  seconds=r.seconds, usage=r.coder.get("usage"))
+                        log.info("task.done", task=t.id, epoch=epoch, status=r.status, final=round(r.final, 4))
+                        finished[0] += 1
+                    if callable(cfg.on_done):
+                        cfg.on_done(r, finished[0], len(todo))
 
             await asyncio.gather(*(one(t, e) for t, e in todo))
     finally:
