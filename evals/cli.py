@@ -27,7 +27,7 @@ out = Console()
 
 @app.command()
 def run(
-    agent: str = typer.Option("oracle", help="oracle | blank | single-shot"),
+    agent: str = typer.Option("oracle", help="oracle | static | blank | single-shot | iterative; comma-separated to compare"),
     model: Optional[str] = typer.Option(None, help="litellm model name (e.g. openai/gpt-4o) or scripted:<file>"),
     api_base: Optional[str] = typer.Option(None, help="base URL of an OpenAI-compatible server"),
     tasks: Path = typer.Option(BUNDLED_SUITE, help="a data.jsonl or the folder holding it"),
@@ -36,56 +36,57 @@ def run(
     runs_dir: Path = typer.Option(Path("runs"), help="where runs are stored"),
     concurrency: int = typer.Option(2, help="tasks in flight at once (browser sessions and model calls)"),
     epochs: int = typer.Option(1, help="repeat generation N times per task to measure variance"),
+    turns: str = typer.Option("8", help="iterative: turn budget; comma-separated (1,2,4,8) for one run each"),
     retry_failed: bool = typer.Option(False, "--retry-failed", help="rerun tasks that ended in an infrastructure failure"),
-    as_json: bool = typer.Option(False, "--json", help="print one JSON object instead of a table"),
+    as_json: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
 ):
     """Generate a page for every task with AGENT and judge it.
 
     Examples:
       iwr run --agent oracle
+      iwr run --agent oracle,static,blank
       iwr run --agent single-shot --model openai/gpt-4o --json
-      iwr run --agent single-shot --model openai/qwen --api-base http://127.0.0.1:8000/v1
+      iwr run --agent single-shot,iterative --turns 1,2,4,8 --model openai/qwen --api-base http://127.0.0.1:8000/v1
     """
     from agents.models import ModelConfig
-    from evals.runner import RunConfig, default_run_id, run as run_all
+    from evals.run_view import execute, print_summary
+    from evals.runner import RunConfig, default_run_id
+    from graphs.iterative import Budget
+
     logs.configure()
     suite = suite_or_exit(tasks)
     mcfg = ModelConfig(model=model, api_base=api_base or os.environ.get("OPENAI_API_BASE")) if model else None
-    cfg = RunConfig(run_id=run_id or default_run_id(agent), agent=agent, suite=suite, runs_dir=runs_dir,
-                    model=mcfg, task_ids=task, concurrency=concurrency, epochs=epochs, retry_failed=retry_failed)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        TextColumn("{task.fields[cost]}"), console=Console(stderr=True), transient=True)
-    bar = progress.add_task(f"{agent}", total=None, cost="")
-    spent = [0.0]
-
-    def on_done(r, done: int, total: int) -> None:
-        spent[0] += float((r.coder.get("usage") or {}).get("cost_usd", 0.0) or 0.0)
-        progress.update(bar, completed=done, total=total, cost=f"${spent[0]:.3f}  last: {r.task_id} {r.status}")
-
-    cfg.on_done = on_done
-    try:
-        with progress:
-            results = asyncio.run(run_all(cfg))
-    except ValueError as e:
-        typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2)
-    summary = json.loads((cfg.run_dir / "summary.json").read_text())
+    agents = [a.strip() for a in agent.split(",") if a.strip()]
+    budgets = [int(t) for t in turns.split(",")]
+    combos = [(a, t) for a in agents for t in (budgets if a == "iterative" else [None])]
+    base = run_id or default_run_id("-".join(agents))
+    summaries, infra = [], False
+    for a, t in combos:
+        rid = base if len(combos) == 1 else f"{base}-{a}" + (f"-t{t}" if t else "")
+        cfg = RunConfig(run_id=rid, agent=a, suite=suite, runs_dir=runs_dir, model=mcfg, task_ids=task,
+                        concurrency=concurrency, epochs=epochs, retry_failed=retry_failed,
+                        budget=Budget(turns=t) if t else Budget())
+        try:
+            results, summary = execute(cfg)
+        except ValueError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(2)
+        infra = infra or any(r.status == "infra_failure" for r in results)
+        summaries.append(summary)
+        if not as_json:
+            print_summary(out, cfg, results, summary)
     if as_json:
-        typer.echo(json.dumps(summary))
-    else:
-        t = Table(title=f"run {cfg.run_id} ({agent})")
-        for c in ("task", "status", "IFS", "LVS", "HVS", "VFS", "Final"):
+        typer.echo(json.dumps(summaries[0] if len(summaries) == 1 else {"runs": summaries}))
+    elif len(summaries) > 1:
+        t = Table(title="comparison (means over counted tasks, x100)")
+        for c in ("run", "agent", "counted", "IFS", "VFS", "Final"):
             t.add_column(c)
-        for r in results:
-            t.add_row(r.task_id, r.status, *(f"{getattr(r, k) * 100:.1f}" for k in ("ifs", "lvs", "hvs", "vfs", "final")))
-        m = summary["mean"]
-        if m["counted"]:
-            t.add_row("mean", f"{m['counted']} counted", *(f"{m[k] * 100:.1f}" for k in ("ifs", "lvs", "hvs", "vfs", "final")))
+        for sm in summaries:
+            m = sm["mean"]
+            vals = [f"{m[k] * 100:.1f}" if m[k] is not None else "-" for k in ("ifs", "vfs", "final")]
+            t.add_row(sm["run_id"], sm["agent"], str(m["counted"]), *vals)
         out.print(t)
-        out.print(f"results: {cfg.run_dir / 'summary.json'}")
-    if any(r.status == "infra_failure" for r in results):
+    if infra:
         raise typer.Exit(1)
 
 

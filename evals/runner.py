@@ -11,7 +11,7 @@ from pathlib import Path
 
 import structlog
 
-from agents.baselines import NoReference, blank, oracle
+from agents.baselines import NoReference, blank, oracle, static_page
 from agents.models import ModelConfig, ModelFailure, ModelUnavailable
 from agents.toolbox import InfrastructureError, Toolbox, stdio_server
 from evals.logs import task_logger
@@ -23,7 +23,7 @@ from graphs.judge import JudgeConfig, judge
 from graphs.single_shot import single_shot
 from tasks.loader import Suite, Task
 
-AGENTS = ("oracle", "blank", "single-shot", "iterative")
+AGENTS = ("oracle", "static", "blank", "single-shot", "iterative")
 log = structlog.get_logger()
 
 
@@ -58,13 +58,15 @@ def judge_servers(run_dir: Path, suite_root: Path, extra_roots: list[Path] = ())
             "metrics": stdio_server("metrics", *allow)}
 
 
-async def make_artifact(cfg: RunConfig, task: Task, out: Path) -> tuple[dict, str]:
+async def make_artifact(cfg: RunConfig, task: Task, out: Path, tools: Toolbox) -> tuple[dict, str]:
     """Run the coder; returns (coder record, entry page name)."""
     if cfg.agent == "oracle":
         rec = oracle(task.reference_site(), out)
         return rec, task.record.iwr.reference.page
     if cfg.agent == "blank":
         return blank(out), "index.html"
+    if cfg.agent == "static":
+        return await _static(task, out, tools), "index.html"
     if cfg.agent == "single-shot":
         if cfg.model is None:
             raise ValueError("single-shot needs --model")
@@ -83,6 +85,23 @@ async def make_artifact(cfg: RunConfig, task: Task, out: Path) -> tuple[dict, st
     raise ValueError(f"unknown agent {cfg.agent!r}; choose one of {', '.join(AGENTS)}")
 
 
+async def _static(task: Task, out: Path, tools: Toolbox) -> dict:
+    """The no-model floor: the first frame's text (OCR through the metrics server) and the assets."""
+    from tasks.frames import frame_at
+
+    out.mkdir(parents=True, exist_ok=True)
+    if task.assets_dir.is_dir():
+        shutil.copytree(task.assets_dir, out / "assets", dirs_exist_ok=True)
+    text = ""
+    if task.video is not None:
+        first = out.parent / "first_frame.png"
+        frame_at(task.video, 0.0).save(first)
+        text = (await tools.call("metrics", "ocr", image=str(first.resolve())))["text"]
+    assets = sorted(p.name for p in (out / "assets").iterdir()) if (out / "assets").is_dir() else []
+    (out / "index.html").write_text(static_page(text, assets, task.size), encoding="utf-8")
+    return {"status": "ok", "usage": {}, "ocr_chars": len(text)}
+
+
 async def run_task(cfg: RunConfig, task: Task, tools: Toolbox, tdir: Path | None = None) -> TaskResult:
     """Produce and judge one task; every failure becomes a recorded outcome, never an exception."""
     tdir = tdir or cfg.run_dir / task.id
@@ -91,7 +110,7 @@ async def run_task(cfg: RunConfig, task: Task, tools: Toolbox, tdir: Path | None
             "profile": cfg.judge.profile}
     t0 = time.monotonic()
     try:
-        coder, page = await make_artifact(cfg, task, tdir / "artifact")
+        coder, page = await make_artifact(cfg, task, tdir / "artifact", tools)
     except NoReference as e:
         return TaskResult(**base, status="skipped", error=str(e))
     except (ModelUnavailable, InfrastructureError) as e:

@@ -76,3 +76,14 @@ async def test_server_errors_are_retried_then_an_infrastructure_failure(fake_ope
     assert r.status == "infra_failure" and len(fake_openai.requests) >= 2
     summary = json.loads((tmp_path / "down" / "summary.json").read_text())
     assert summary["mean"]["counted"] == 0 and summary["mean"]["by_status"]["infra_failure"] == 1
+
+
+def test_floor_and_ceiling_agents_compare_in_one_command(tmp_path):
+    res = iwr_json("run", "--agent", "oracle,static,blank", "--task", "1", "--run-id", "fc",
+                   "--runs-dir", str(tmp_path), cwd=tmp_path)
+    means = {r["agent"]: r["mean"] for r in res["runs"]}
+    assert [r["run_id"] for r in res["runs"]] == ["fc-oracle", "fc-static", "fc-blank"]
+    assert means["static"]["ifs"] == 0.0  # no script: nothing works
+    assert means["oracle"]["final"] > means["static"]["final"] > means["blank"]["final"]
+    html = (tmp_path / "fc-static" / "1" / "artifact" / "index.html").read_text()
+    assert "<script" not in html and "assets/1.png" in html
