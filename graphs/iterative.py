@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from agents.coder_tools import CODER_TOOLS
 from agents.messages import prompt
 from agents.models import ModelConfig, complete
+from tasks.schema import size_of
 from agents.toolbox import Toolbox, ToolCallError
 from graphs.judge import JudgeConfig, judge
 
@@ -57,13 +58,8 @@ class IterState(TypedDict, total=False):
     log: list  # one entry per tool call, for the report
 
 
-def _size(task: dict) -> tuple[int, int]:
-    w, h = (task.get("recording_details") or {}).get("resolution", "1280x800").lower().split("x")
-    return int(w), int(h)
-
-
 def first_messages(task: dict, assets: list[str]) -> list[dict]:
-    w, h = _size(task)
+    w, h = size_of(task)
     acts = "\n".join(f"{i}. {a['type']}: {a['parameters']['description']}"
                      for i, a in enumerate(task["action_sequence"], 1))
     text = prompt("iterative", width=w, height=h, actions=acts, assets=", ".join(assets) or "(none)")
@@ -163,7 +159,7 @@ def _image_part(content: list) -> dict | None:
 
 async def _execute(ctx: IterContext, name: str, args: dict, drafts: list, turn: int) -> tuple[str, dict | None, bool]:
     """Run one coder tool; returns (text for the model, optional image part, whether it finished)."""
-    t, w, h = ctx.tools, *_size(ctx.task)
+    t, w, h = ctx.tools, *size_of(ctx.task)
     index = ctx.workspace / "index.html"
     if name in ("write_file", "edit_file"):
         res = await t.call("workspace", name, **args)

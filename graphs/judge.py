@@ -16,6 +16,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
+from tasks.schema import size_of
 from agents.toolbox import Toolbox, ToolCallError
 from graphs.assertions import judge_assertion
 from graphs.grounding import key_for, label_probe, names_agree, plans_for, target_quotes, type_text_of
@@ -70,7 +71,7 @@ class JudgeState(TypedDict, total=False):
 
 async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     tools, cfg = runtime.context.tools, runtime.context.config
-    width, height = _size(state["task"])
+    width, height = size_of(state["task"])
     ext = state["task"].get("iwr") or {}
     opened = await tools.call("browser", "open", target=state["artifact"], width=width, height=height,
                               seed=ext.get("seed", 1), clock=ext.get("clock", "2026-01-15T10:00:00Z"))
@@ -122,7 +123,7 @@ async def _do(tools: Toolbox, cfg: JudgeConfig, sid: str, action: dict, task: di
         return await _attempt(tools.call("browser", "press", session=sid, key=key))
     if kind == "Scroll":
         direction = (params.get("direction") or "down").lower()
-        amount = _scroll_amount(params, _size(task)[1])
+        amount = _scroll_amount(params, size_of(task)[1])
         trace["grounding"] = {"strategy": "scroll", "target": {"direction": direction, "amount": amount}}
         try:
             out = await tools.call("browser", "scroll", session=sid, direction=direction, amount=amount)
@@ -133,7 +134,7 @@ async def _do(tools: Toolbox, cfg: JudgeConfig, sid: str, action: dict, task: di
         trace["did"] = d
         return (moved > cfg.scroll_min_px, "" if moved > cfg.scroll_min_px else f"page did not scroll ({moved:.0f} px)")
     elements = await tools.call("browser", "elements", session=sid)
-    plans = plans_for(action, elements, _size(task), _size(task))
+    plans = plans_for(action, elements, size_of(task), size_of(task))
     text = type_text_of(params.get("description", ""), params.get("text")) if kind == "Type" else None
     if kind == "Type" and text is None:
         return False, "no text to type in the action"
@@ -208,12 +209,6 @@ async def score(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
                     "metrics": {m: v["value"] for m, v in values.items()}})
     await tools.call("browser", "close", session=state["session"])
     return {"checkpoints": out, "backends": backends}
-
-
-def _size(task: dict) -> tuple[int, int]:
-    res = (task.get("recording_details") or {}).get("resolution") or "1920x1080"
-    w, h = res.lower().replace("*", "x").split("x")
-    return int(w), int(h)
 
 
 def build_judge_graph():

@@ -14,6 +14,13 @@ ActionType = Literal["Click", "Type", "Scroll", "Press"]
 RESOLUTION_RE = re.compile(r"^\s*(\d{2,5})\s*[xX*]\s*(\d{2,5})\s*$")
 
 
+def size_of(record: dict) -> tuple[int, int]:
+    """(width, height) of a task record given as JSON; the official default is 1920x1080."""
+    res = (record.get("recording_details") or {}).get("resolution") or "1920x1080"
+    m = RESOLUTION_RE.match(res)
+    return (int(m.group(1)), int(m.group(2))) if m else (1920, 1080)
+
+
 class Official(BaseModel):
     """Base of the official objects: unknown keys are kept, never rejected."""
 
