@@ -8,5 +8,7 @@ run: setup
 	.venv/bin/iwr run --agent blank --run-id blank-bundled
 	@echo "report: $$(.venv/bin/iwr report oracle-bundled --compare blank-bundled --out runs/report)"
 
+# The exploratory probe's test needs browser-use, which lives in its own venv (.venv-explore).
 test: setup
+	@bash scripts/setup_explore.sh
 	.venv/bin/python -m pytest -q

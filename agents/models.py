@@ -13,6 +13,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from agents.response_cache import request_key, response_cache
+
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # litellm reaches for the network otherwise
 
 
@@ -26,6 +28,8 @@ class ModelConfig(BaseModel):
     max_tokens: int = Field(16_000, description="answer length limit")
     timeout_s: float = Field(600.0, description="limit for one call")
     retries: int = Field(3, description="retries on rate limits, server errors and timeouts")
+    backoff_s: float = Field(0.5, description="delay before the first retry, doubled for each next one (at most 30 s)")
+    cache_path: str | None = Field(None, description="response cache file; None: $IWR_RESPONSE_CACHE, else no cache; 'off': none")
 
 
 class ToolCall(BaseModel):
@@ -47,6 +51,8 @@ class Reply(BaseModel):
     completion_tokens: int = 0
     cost_usd: float = 0.0
     latency_s: float = 0.0
+    finish_reason: str | None = Field(None, description="why the model stopped: stop, length (truncated), tool_calls")
+    cached: bool = Field(False, description="answered from the response cache (so it cost nothing now)")
 
 
 class ModelFailure(RuntimeError):
@@ -79,14 +85,45 @@ class ScriptedModel:
         self.seen: list[list[dict]] = []
 
     def answer(self, messages: list[dict]) -> str | dict:
-        """The next reply: a string, or a dict {"content": ..., "tool_calls": [{"name", "arguments"}]}."""
+        """The next reply: a string, or a dict {"content": ..., "tool_calls": [{"name", "arguments"}]}.
+
+        A dict reply may carry "expect": text the request must contain (a script that drifted from
+        the conversation fails loudly instead of answering the wrong question), and "error": a
+        message raised as ModelUnavailable (an API error)."""
         self.seen.append(messages)
         self.calls += 1
+        self._log(messages)
         if self.replies is None:
             return "```html\n" + self.page + "\n```"
         if self.calls > len(self.replies):
             raise ModelFailure(f"{self.path}: script has only {len(self.replies)} replies")
-        return self.replies[self.calls - 1]
+        reply = self.replies[self.calls - 1]
+        if isinstance(reply, dict):
+            expect = reply.get("expect")
+            if expect and expect not in request_text(messages):
+                raise ModelFailure(f"{self.path}: reply {self.calls} expects a request containing {expect!r}")
+            if reply.get("error"):
+                raise ModelUnavailable(f"scripted API error: {reply['error']}")
+        return reply
+
+    def _log(self, messages: list[dict]) -> None:
+        """Append what the model saw (text, images as a marker) to the file named by
+        IWR_SCRIPTED_SEEN, for tests that run the model in another process."""
+        log = os.environ.get("IWR_SCRIPTED_SEEN")
+        if log:
+            with open(log, "a", encoding="utf-8") as f:
+                f.write(json.dumps({"script": str(self.path), "call": self.calls, "text": request_text(messages)}) + "\n")
+
+
+def request_text(messages: list[dict]) -> str:
+    """The text of a request, images replaced by "[image]"."""
+    parts = []
+    for m in messages:
+        content = m.get("content")
+        items = content if isinstance(content, list) else [{"type": "text", "text": content or ""}]
+        for item in items:
+            parts.append(item.get("text", "") if item.get("type") == "text" else "[image]")
+    return "\n".join(parts)
 
 
 _scripted: dict[str, ScriptedModel] = {}
@@ -121,7 +158,7 @@ def parse_tool_calls(raw: list) -> list[ToolCall]:
 
 async def complete(messages: list[dict], cfg: ModelConfig, tools: list[dict] | None = None) -> Reply:
     """One chat completion (optionally offering tools); retries transient errors with backoff,
-    then raises ModelUnavailable."""
+    then raises ModelUnavailable. With a response cache, an identical request is answered from it."""
     started = time.monotonic()
     if cfg.model.startswith("scripted:"):
         ans = scripted(cfg.model).answer(messages)
@@ -129,6 +166,17 @@ async def complete(messages: list[dict], cfg: ModelConfig, tools: list[dict] | N
             return Reply(text=str(ans.get("content") or ""), model=cfg.model,
                          tool_calls=parse_tool_calls(ans.get("tool_calls")), latency_s=time.monotonic() - started)
         return Reply(text=ans, model=cfg.model, latency_s=time.monotonic() - started)
+    cache = response_cache(cfg.cache_path)
+    key = request_key(cfg.model, cfg.api_base, messages, tools, cfg.temperature, cfg.max_tokens) if cache else ""
+    if cache and (hit := cache.get(key)) is not None:
+        return Reply(**{**hit, "cached": True, "cost_usd": 0.0, "latency_s": 0.0})
+    reply = await _litellm_complete(messages, cfg, tools, started)
+    if cache and (reply.text.strip() or reply.tool_calls):  # an empty answer may be a glitch: ask again next time
+        cache.put(key, cfg.model, reply.model_dump())
+    return reply
+
+
+async def _litellm_complete(messages: list[dict], cfg: ModelConfig, tools: list[dict] | None, started: float) -> Reply:
     import litellm
 
     litellm.suppress_debug_info = True
@@ -148,7 +196,7 @@ async def complete(messages: list[dict], cfg: ModelConfig, tools: list[dict] | N
         except transient as e:
             last = e
             if attempt < cfg.retries:
-                await asyncio.sleep(min(30.0, 0.5 * 2 ** attempt))
+                await asyncio.sleep(min(30.0, cfg.backoff_s * 2 ** attempt))
         except (litellm.AuthenticationError, litellm.NotFoundError) as e:
             raise ModelUnavailable(f"{cfg.model}: {type(e).__name__}: {str(e)[:300]}") from e
         except litellm.BadRequestError as e:
@@ -165,4 +213,5 @@ async def complete(messages: list[dict], cfg: ModelConfig, tools: list[dict] | N
         cost = 0.0
     return Reply(text=text, model=cfg.model, tool_calls=calls, prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
                  completion_tokens=getattr(usage, "completion_tokens", 0) or 0, cost_usd=cost,
-                 latency_s=time.monotonic() - started)
+                 latency_s=time.monotonic() - started,
+                 finish_reason=getattr(resp.choices[0], "finish_reason", None) if resp.choices else None)

@@ -70,9 +70,16 @@ class Toolbox:
         return self
 
     async def __aexit__(self, *exc) -> None:
-        if self._stack is not None:
-            await self._stack.__aexit__(*exc)
-        self._clients.clear()
+        try:
+            if self._stack is not None:
+                await self._stack.__aexit__(*exc)
+        except BaseExceptionGroup as group:
+            # The MCP clients' task groups wrap what the block raised (ModelUnavailable, say) in an
+            # ExceptionGroup that no caller's except clause matches: let the original go on instead.
+            if exc[1] is None or group.split(lambda e: e is exc[1])[1] is not None:
+                raise
+        finally:
+            self._clients.clear()
 
     def has(self, server: str) -> bool:
         return server in self._clients

@@ -8,6 +8,7 @@ from pathlib import Path
 import structlog
 
 from agents.toolbox import Toolbox
+from evals.cache import with_cache
 from evals.mutants import FUNCTIONAL, KINDS, VISUAL, make_mutants
 from evals.results import TaskResult
 from evals.runner import judge_artifact, judge_servers
@@ -36,11 +37,12 @@ def detected(kind: str, ref: TaskResult, m: TaskResult) -> bool:
 
 
 async def calibrate(suite: Suite, work: Path | None = None, max_tasks: int | None = None,
-                    kinds: tuple[str, ...] = KINDS, concurrency: int = 2) -> dict:
-    """Judge references and mutants of up to `max_tasks` tasks with a reference site."""
+                    kinds: tuple[str, ...] = KINDS, concurrency: int = 2, cache_dir: Path | None = None) -> dict:
+    """Judge references and mutants of up to `max_tasks` tasks with a reference site (with the judge
+    cache in `cache_dir` when given: a mutant's screenshots that match the reference's are scored once)."""
     work = Path(work or tempfile.mkdtemp(prefix="iwr-calibrate-"))
     tasks = [t for t in suite.tasks if t.reference_site() is not None][:max_tasks]
-    config = JudgeConfig()
+    config = JudgeConfig(probes=False)  # calibration measures the judge itself
     rows, per_task = [], []
     gate = asyncio.Semaphore(max(1, concurrency))
 
@@ -66,7 +68,8 @@ async def calibrate(suite: Suite, work: Path | None = None, max_tasks: int | Non
                  detected=sum(r["detected"] for r in rows if r["task_id"] == t.id), mutants=len(mutants))
 
     with open(work / "servers.log", "a") as errlog:
-        async with Toolbox(judge_servers(work, suite.root, extra_roots=[work]), errlog=errlog) as tools:
+        async with Toolbox(judge_servers(work, suite.root, extra_roots=[work]), errlog=errlog) as raw_tools:
+            tools = with_cache(raw_tools, cache_dir)
             await asyncio.gather(*(one_task(t) for t in tasks))
     order = {t.id: i for i, t in enumerate(tasks)}
     rows.sort(key=lambda r: (order[r["task_id"]], KINDS.index(r["kind"])))

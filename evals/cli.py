@@ -15,6 +15,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from evals import logs  # noqa: E402
 from evals.runs_cli import runs_app  # noqa: E402
+from evals.selftest import selftest_app  # noqa: E402
 from tasks.cli import suite_or_exit, task_or_exit, tasks_app  # noqa: E402
 
 BUNDLED_SUITE = Path(__file__).resolve().parent.parent / "tasks" / "suite"
@@ -22,6 +23,7 @@ app = typer.Typer(help="iwr: reconstruct interactive web pages from interaction 
                   no_args_is_help=True, add_completion=False)
 app.add_typer(tasks_app, name="tasks")
 app.add_typer(runs_app, name="runs")
+app.add_typer(selftest_app, name="selftest")
 out = Console()
 
 
@@ -38,6 +40,15 @@ def run(
     epochs: int = typer.Option(1, help="repeat generation N times per task to measure variance"),
     turns: str = typer.Option("8", help="iterative: turn budget; comma-separated (1,2,4,8) for one run each"),
     retry_failed: bool = typer.Option(False, "--retry-failed", help="rerun tasks that ended in an infrastructure failure"),
+    no_cache: bool = typer.Option(False, "--no-cache", help="always call the model and judge afresh (default: identical "
+                                  "requests are answered from RUNS_DIR/cache/responses.db, or $IWR_RESPONSE_CACHE, and "
+                                  "unchanged artifacts from the judge cache in RUNS_DIR/cache/judge)"),
+    executor: str = typer.Option("local", help="local | ray: run tasks in this process or spread them over Ray workers"),
+    address: Optional[str] = typer.Option(None, help="with --executor ray: the cluster to join (default: a local instance)"),
+    judge_profile: Optional[str] = typer.Option(None, help="paper | offline | hybrid (default: hybrid with a judge model, else offline)"),
+    judge_model: Optional[str] = typer.Option(None, help="the judge's litellm model (default: $IWR_JUDGE_MODEL)"),
+    judge_api_base: Optional[str] = typer.Option(None, help="base URL of the judge model's OpenAI-compatible server"),
+    paper_compat: bool = typer.Option(False, "--paper-compat", help="reproduce the reference code's quirks"),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
 ):
     """Generate a page for every task with AGENT and judge it.
@@ -46,6 +57,7 @@ def run(
       iwr run --agent oracle
       iwr run --agent oracle,static,blank
       iwr run --agent single-shot --model openai/gpt-4o --json
+      iwr run --agent oracle --executor ray --concurrency 4   # a local Ray instance; --address HOST:PORT joins a cluster
       iwr run --agent single-shot,iterative --turns 1,2,4,8 --model openai/qwen --api-base http://127.0.0.1:8000/v1
     """
     from agents.models import ModelConfig
@@ -54,8 +66,17 @@ def run(
     from graphs.iterative import Budget
 
     logs.configure()
+    if executor not in ("local", "ray"):
+        typer.echo(f"error: --executor must be local or ray, not {executor!r}", err=True)
+        raise typer.Exit(2)
     suite = suite_or_exit(tasks)
-    mcfg = ModelConfig(model=model, api_base=api_base or os.environ.get("OPENAI_API_BASE")) if model else None
+    mcfg = ModelConfig(model=model, api_base=api_base or os.environ.get("OPENAI_API_BASE"),
+                       cache_path=response_cache_path(runs_dir, no_cache or epochs > 1)) if model else None
+    try:
+        jcfg = judge_config(judge_profile, paper_compat, judge_model, judge_api_base, runs_dir / "cache")
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
     agents = [a.strip() for a in agent.split(",") if a.strip()]
     budgets = [int(t) for t in turns.split(",")]
     combos = [(a, t) for a in agents for t in (budgets if a == "iterative" else [None])]
@@ -63,9 +84,10 @@ def run(
     summaries, infra = [], False
     for a, t in combos:
         rid = base if len(combos) == 1 else f"{base}-{a}" + (f"-t{t}" if t else "")
-        cfg = RunConfig(run_id=rid, agent=a, suite=suite, runs_dir=runs_dir, model=mcfg, task_ids=task,
+        cfg = RunConfig(run_id=rid, agent=a, suite=suite, runs_dir=runs_dir, model=mcfg, task_ids=task, judge=jcfg,
                         concurrency=concurrency, epochs=epochs, retry_failed=retry_failed,
-                        budget=Budget(turns=t) if t else Budget())
+                        budget=Budget(turns=t) if t else Budget(), executor=executor, address=address,
+                        cache_dir=None if no_cache else runs_dir / "cache" / "judge")
         try:
             results, summary = execute(cfg)
         except ValueError as e:
@@ -88,6 +110,13 @@ def run(
         out.print(t)
     if infra:
         raise typer.Exit(1)
+
+
+def response_cache_path(runs_dir: Path, off: bool) -> str:
+    """Where `iwr run` caches model replies; repeated epochs measure variance, so they are never cached."""
+    from agents.response_cache import ENV
+
+    return "off" if off else os.environ.get(ENV) or str(runs_dir / "cache" / "responses.db")
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -152,33 +181,45 @@ def prepare(
     task = task_or_exit(tasks, task_id)
     info = prepare_ws(task, out_dir)
     typer.echo(f"prepared task {task_id} in {info['folder']}: {info['frames']} frames, {info['sheets']} sheet(s), "
-               f"{info['actions']} actions; MCP config in .mcp.json")
+               f"{info['actions']} actions; MCP config in .mcp.json, .cursor/mcp.json, .vscode/mcp.json")
 
 
 @app.command()
 def judge(
     folder: Path = typer.Argument(..., help="a workspace made by `iwr prepare` holding index.html"),
-    profile: str = typer.Option("offline", help="judge profile (offline)"),
+    profile: Optional[str] = typer.Option(None, help="paper | offline | hybrid (default: hybrid with a judge model, else offline)"),
+    paper_compat: bool = typer.Option(False, "--paper-compat", help="reproduce the reference code's quirks"),
+    judge_model: Optional[str] = typer.Option(None, help="the judge's litellm model (default: $IWR_JUDGE_MODEL)"),
+    judge_api_base: Optional[str] = typer.Option(None, help="base URL of the judge model's OpenAI-compatible server"),
+    explore_model: Optional[str] = typer.Option(None, help="also let this model explore the page with browser-use "
+                                                "(needs scripts/setup_explore.sh); reported under probes.explore"),
+    explore_api_base: Optional[str] = typer.Option(None, help="base URL of the explore model's OpenAI-compatible server"),
     as_json: bool = typer.Option(False, "--json", help="print the result with every action and checkpoint"),
 ):
-    """Judge the page an agent left in a prepared workspace.
+    """Judge the page an agent left in a prepared workspace (or a run's task folder).
 
-    Example:
+    Examples:
       iwr judge /tmp/ws --json
+      iwr judge /tmp/ws --profile paper --judge-model openai/gpt-4o
+      iwr judge /tmp/ws --explore-model openai/qwen --explore-api-base http://127.0.0.1:8000/v1
     """
     from evals.runner import judge_folder
-    from graphs.judge import JudgeConfig
 
     logs.configure()
     try:
-        result = asyncio.run(judge_folder(folder, JudgeConfig(profile=profile)))
+        config = judge_config(profile, paper_compat, judge_model, judge_api_base, folder / ".iwr-judge")
+        if explore_model:
+            from agents.models import ModelConfig
+
+            config.explore_model = ModelConfig(model=explore_model, api_base=explore_api_base, timeout_s=120.0)
+        result = asyncio.run(judge_folder(folder, config))
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)
     if as_json:
         typer.echo(json.dumps({**result.summary(), "profile": result.profile, "backends": result.backends,
-                               "actions": result.judge.get("actions", []),
-                               "checkpoints": result.judge.get("checkpoints", [])}))
+                               **{k: result.judge.get(k) for k in ("actions", "checkpoints", "probes", "flags",
+                                                                    "paper_compat", "judge_model", "llm_usage")}}))
     else:
         out.print(f"task {result.task_id}: {result.status}  IFS {result.ifs * 100:.1f}  VFS {result.vfs * 100:.1f}  "
                   f"Final {result.final * 100:.1f}" + (f"  ({result.error})" if result.error else ""))
@@ -191,6 +232,8 @@ def calibrate(
     tasks: Path = typer.Option(BUNDLED_SUITE, help="a data.jsonl or the folder holding it"),
     max_tasks: Optional[int] = typer.Option(None, help="calibrate on the first N tasks with a reference site"),
     work: Optional[Path] = typer.Option(None, help="folder for mutants and screenshots (default: a temp folder)"),
+    no_cache: bool = typer.Option(False, "--no-cache", help="judge everything afresh (default: reuse judgements and "
+                                  "metric values from runs/cache/judge)"),
     as_json: bool = typer.Option(False, "--json", help="print the calibration as JSON"),
 ):
     """Judge every reference site and injected defects of it; report detection per defect kind.
@@ -202,7 +245,8 @@ def calibrate(
 
     logs.configure()
     suite = suite_or_exit(tasks)
-    res = asyncio.run(run_calibration(suite, work, max_tasks))
+    cache = None if no_cache else Path("runs") / "cache" / "judge"
+    res = asyncio.run(run_calibration(suite, work, max_tasks, cache_dir=cache))
     if as_json:
         typer.echo(json.dumps({k: v for k, v in res.items() if k != "rows"}))
         return
@@ -212,6 +256,41 @@ def calibrate(
         t.add_column(c)
     for k, v in res["by_kind"].items():
         t.add_row(k, str(v["mutants"]), str(v["detected"]))
+    out.print(t)
+
+
+@app.command()
+def bench(
+    tasks: Path = typer.Option(BUNDLED_SUITE, help="a data.jsonl or the folder holding it"),
+    max_tasks: int = typer.Option(4, help="bench on N tasks spread over the suite (0: every task with a reference site)"),
+    rounds: int = typer.Option(6, help="repetitions of the MCP-against-in-process measurement"),
+    work: Optional[Path] = typer.Option(None, help="folder for screenshots and logs (default: a temp folder)"),
+    as_json: bool = typer.Option(False, "--json", help="print the figures as JSON"),
+):
+    """Measure the judge against the floor, fixed sleeps, MCP overhead, the cache and concurrency.
+
+    Example:
+      iwr bench --json
+    """
+    from evals.bench import bench as run_bench
+
+    logs.configure()
+    suite = suite_or_exit(tasks)
+    try:
+        res = asyncio.run(run_bench(suite, max_tasks, work, rounds))
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
+    if as_json:
+        typer.echo(json.dumps(res))
+        return
+    t = Table(title=f"iwr bench: {len(res['tasks'])} tasks, {res['actions']['replayed']} actions, "
+                    f"{res['checkpoints']} checkpoints, {res['seconds']['bench']} s")
+    t.add_column("figure")
+    t.add_column("value")
+    for k, v in res.items():
+        if k not in ("tasks", "seconds", "actions", "checkpoints"):
+            t.add_row(k, ", ".join(f"{a}: {b}" for a, b in v.items()) if isinstance(v, dict) else str(v))
     out.print(t)
 
 
@@ -239,6 +318,23 @@ def report(
         folders.append(f)
     index = build_report(folders, out_dir or folders[0] / "report")
     typer.echo(str(index))
+
+
+
+def judge_config(profile: str | None, paper_compat: bool, judge_model: str | None, judge_api_base: str | None,
+                 cache_dir: Path):
+    """The judge's configuration from command-line options; the model's answers are cached in CACHE_DIR."""
+    from agents.models import ModelConfig
+    from graphs.judge import JudgeConfig
+
+    name = judge_model or os.environ.get("IWR_JUDGE_MODEL")
+    model = ModelConfig(model=name, api_base=judge_api_base or os.environ.get("IWR_JUDGE_API_BASE"), timeout_s=120.0,
+                        max_tokens=1024, cache_path=os.environ.get("IWR_RESPONSE_CACHE") or str(cache_dir / "responses.db")
+                        ) if name else None
+    profile = profile or ("hybrid" if model else "offline")
+    if profile not in ("paper", "offline", "hybrid"):
+        raise ValueError(f"unknown judge profile {profile!r}: choose paper, offline or hybrid")
+    return JudgeConfig.for_profile(profile, model if profile != "offline" else None, paper_compat=paper_compat)
 
 
 if __name__ == "__main__":

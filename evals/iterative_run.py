@@ -23,6 +23,12 @@ def coder_view(task: Task) -> dict:
     return rec
 
 
+def model_notes(messages: list) -> list[dict]:
+    """What the model said beside its tool calls, per turn (the k-th assistant message is turn k)."""
+    said = [m.get("content") for m in messages if m.get("role") == "assistant"]
+    return [{"turn": k, "text": t[:2000]} for k, t in enumerate(said, 1) if isinstance(t, str) and t.strip()]
+
+
 def coder_servers(workspace: Path, shots: Path, task: Task) -> dict:
     return {"workspace": stdio_server("workspace", "--root", str(workspace)),
             "browser": stdio_server("browser", "--shots", str(shots)),
@@ -71,9 +77,10 @@ async def iterative(task: Task, out_dir: Path, model: ModelConfig, budget: Budge
     best = best_draft(state.get("drafts", []))
     if best is not None:
         shutil.copy(best["path"], out_dir / "index.html")
-    (out_dir.parent / "trajectory.json").write_text(json.dumps(
-        {"log": state.get("log", []), "drafts": state.get("drafts", []), "stop_reason": state.get("stop_reason")}, indent=2))
     usage = {"turns": state.get("turn", 0), "tokens": state.get("tokens", 0), "cost_usd": state.get("cost", 0.0)}
+    (out_dir.parent / "trajectory.json").write_text(json.dumps(
+        {"log": state.get("log", []), "drafts": state.get("drafts", []), "notes": model_notes(state.get("messages", [])),
+         "stop_reason": state.get("stop_reason"), "usage": usage}, indent=2))
     if best is None:
         return {"status": "model_failure", "error": "the agent never wrote index.html", "usage": usage,
                 "stop_reason": state.get("stop_reason")}

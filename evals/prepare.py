@@ -1,4 +1,5 @@
-"""`iwr prepare`: a workspace for an outside agent (instruction, frames, sheets, assets, MCP config)."""
+"""`iwr prepare`: a workspace for an outside agent (instruction, frames, sheets, assets, MCP configs for
+Claude Code `.mcp.json`, Cursor `.cursor/mcp.json` and VS Code `.vscode/mcp.json`)."""
 from __future__ import annotations
 
 import json
@@ -27,6 +28,11 @@ def mcp_config(folder: Path, task: Task) -> dict:
     }}
 
 
+def vscode_config(cfg: dict) -> dict:
+    """The same servers in VS Code's `.vscode/mcp.json` shape (`servers`, each with a `type`)."""
+    return {"servers": {name: {"type": "stdio", **spec} for name, spec in cfg["mcpServers"].items()}}
+
+
 def prepare(task: Task, folder: Path) -> dict:
     """Write everything an outside agent needs into `folder`; never the judge's checkpoints."""
     folder = folder.resolve()
@@ -52,5 +58,7 @@ def prepare(task: Task, folder: Path) -> dict:
     (folder / ".mcp.json").write_text(json.dumps(cfg, indent=2))
     (folder / ".cursor").mkdir(exist_ok=True)
     (folder / ".cursor" / "mcp.json").write_text(json.dumps(cfg, indent=2))
+    (folder / ".vscode").mkdir(exist_ok=True)
+    (folder / ".vscode" / "mcp.json").write_text(json.dumps(vscode_config(cfg), indent=2))
     write_marker(folder, task)
     return {"folder": str(folder), "frames": len(frames), "sheets": len(sheets), "actions": len(acts)}

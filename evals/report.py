@@ -15,8 +15,9 @@ from pathlib import Path
 from PIL import Image
 
 from evals import report_pages as pages
-from evals.report_plots import Series, color, histogram_svg, scatter_svg
-from evals.stats import METRICS, breakdown, paired_difference, paper_table, pct, summarise
+from evals.report_plots import Series, color, histogram_svg, line_svg, scatter_svg
+from evals.report_trajectory import trajectory_context
+from evals.stats import METRICS, breakdown, dollars, paired_difference, paper_table, pct, summarise, turn_curve
 from tasks.loader import Suite, Task, load_suite
 
 BREAKDOWNS = {"interaction": "Interaction level", "visual": "Visual level", "domain": "Domain"}
@@ -197,6 +198,7 @@ def tables(runs: list[Run]) -> dict:
         "paired_differences": paired,
         "breakdowns": {k: {r.run_id: breakdown(r.results, k) for r in runs} for k in BREAKDOWNS},
         "first_failure": hist,
+        "turn_curves": {r.run_id: c for r in runs if (c := turn_curve(r.results))},
         "tasks": [{"run_id": r.run_id, "task_id": str(x.get("task_id")), "epoch": x["epoch"], "status": x.get("status"),
                    **{m: x.get(m) for m in METRICS}, "first_failure": x["first_failure"], "error": x.get("error"),
                    "classification": x["classification"], "page": x["page"]} for r in runs for x in r.results],
@@ -213,7 +215,21 @@ def plots(runs: list[Run], t: dict) -> dict[str, str]:
     cats = [str(c) for c in range(1, int(cats[-1]) + 1)] + ["none"] if cats else ["none"]
     hist = [Series(r.run_id, color(i), counts=[t["first_failure"][r.run_id].get(c, 0) for c in cats])
             for i, r in enumerate(runs)]
-    return {"scatter": scatter_svg(scatter), "histogram": histogram_svg(cats, hist)}
+    return {"scatter": scatter_svg(scatter), "histogram": histogram_svg(cats, hist), **turn_plots(runs, t)}
+
+
+def turn_plots(runs: list[Run], t: dict) -> dict[str, str]:
+    """Mean Final against turn, tokens and dollars, one line per run that judged its drafts (none otherwise)."""
+    axes = {"by_turn": ("turn", "turn", "Mean Final against turn", "", True),
+            "by_tokens": ("tokens", "tokens spent on the page kept", "Mean Final against tokens", "", False),
+            "by_dollars": ("cost_usd", "dollars spent on the page kept", "Mean Final against dollars", "$", False)}
+    lines = [(i, r, t["turn_curves"][r.run_id]) for i, r in enumerate(runs) if r.run_id in t["turn_curves"]]
+    if not lines:
+        return {}
+    return {name: line_svg([Series(r.run_id, color(i), points=[
+        (p[key], p["final"], f"{r.run_id} · turn {p['turn']}: Final {pct(p['final'])}, {p['tokens']:.0f} tokens, "
+         f"{dollars(p['cost_usd'])} (mean over {p['n']} task(s))", "") for p in curve]) for i, r, curve in lines],
+        label, title, prefix, integer) for name, (key, label, title, prefix, integer) in axes.items()}
 
 
 def task_context(run: Run, r: dict, media: Media) -> dict:
@@ -232,7 +248,8 @@ def task_context(run: Run, r: dict, media: Media) -> dict:
         actions.append({**a, "shot": shot, "checkpoint": cps.get(a.get("index")),
                         "expected": spec.logical_assertion if spec else None})
     return {"run": run, "r": r, "task": task, "video": media.video(video, f"{tid}-video"),
-            "frames": media.frames(video, tid), "initial": cps.get(0), "actions": actions}
+            "frames": media.frames(video, tid), "initial": cps.get(0), "actions": actions,
+            "trajectory": trajectory_context(r, lambda p, name: media.image(resolve(p, run), f"{stem}-{name}"))}
 
 
 def build_report(runs: list[Path], out: Path) -> Path:

@@ -7,8 +7,9 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from evals.report_plots import color
+from evals.report_trajectory import trajectory_html
 from evals.results import COUNTED
-from evals.stats import METRICS, STATUSES, pct
+from evals.stats import METRICS, STATUSES, dollars, pct
 
 if TYPE_CHECKING:
     from evals.report import Run
@@ -45,7 +46,7 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .s-passed,.s-scored,.s-ok{color:var(--ok);background:var(--okb)}.s-failed,.s-model_failure,.s-bad{color:var(--bad);background:var(--badb)}
 .s-infra_failure{color:var(--inf);background:var(--infb)}.s-not_reached,.s-skipped,.s-none{color:var(--nr);background:var(--nrb)}
 .s-flag{color:var(--warn);background:var(--warnb)}
-.plots{display:flex;flex-wrap:wrap;gap:16px}.plots .card{margin:0;flex:1 1 520px}
+.plots{display:flex;flex-wrap:wrap;gap:16px}.plots .card{margin:0;flex:1 1 520px}.plots.turns .card{flex:1 1 340px}
 svg.plot{max-width:100%;height:auto;font-family:inherit}
 svg .pa{fill:#fff;stroke:#d1d5db}svg .gr{stroke:#eef0f3}svg .tk{font-size:11px;fill:#6b7280}
 svg .ax{font-size:12px;fill:#374151}svg .lg{font-size:12px;fill:#1f2937}
@@ -71,6 +72,8 @@ table.mini{font-size:12.5px;margin-top:6px}table.mini td,table.mini th{padding:4
 .shot img{max-width:420px}details summary{cursor:pointer;color:var(--mut);font-size:13px;margin-top:10px}
 .chip{display:inline-block;border:1px solid var(--line);background:#fff;border-radius:6px;padding:0 7px;font-size:12.5px;
 margin-right:4px}
+.turn .said{margin:8px 0;white-space:pre-wrap}.turn .draft{margin:10px 0 0;font-size:14px}.turn .draft .note{margin-left:6px}
+table.traj td.mono{max-width:420px;word-break:break-word;white-space:pre-wrap}tr.t-err td{background:var(--badb)}
 .note{color:var(--mut);font-size:13px}th.sort{cursor:pointer}th.sort:after{content:" \\2195";opacity:.4}
 """
 # Click-to-sort for tables marked `sortable`; cells sort by data-v when present.
@@ -185,6 +188,16 @@ def _tasks(runs: list[Run]) -> str:
     return table(head, rows, "sortable tasks", numeric=set(range(4, 4 + len(runs))))
 
 
+def _turn_plots(svgs: dict[str, str]) -> str:
+    if "by_turn" not in svgs:
+        return ""
+    cards = "".join(f'<div class="card"><h3>Mean Final against {k}</h3>{svgs[f"by_{k}"]}</div>'
+                    for k in ("turn", "tokens", "dollars"))
+    return ('<h2>Score per turn</h2><p class="note">Iterative runs: every draft is judged; at each turn a task counts '
+            'with its latest draft (0 before its first) and the tokens and dollars spent when that draft was written.</p>'
+            f'<div class="plots turns">{cards}</div>')
+
+
 def index_page(runs: list[Run], t: dict, svgs: dict[str, str]) -> str:
     """The report's front page: leaderboard, paired difference, plots, breakdowns and the task list."""
     from evals.report import BREAKDOWNS
@@ -196,7 +209,7 @@ def index_page(runs: list[Run], t: dict, svgs: dict[str, str]) -> str:
             "are listed but never averaged. Final = 0.7 IFS + 0.3 VFS; VFS = (LVS + HVS) / 2.</p>", _paired(t),
             '<h2>Plots</h2><div class="plots"><div class="card"><h3>IFS against VFS, per scored task</h3>'
             f'{svgs["scatter"]}</div><div class="card"><h3>Where replays first failed</h3>{svgs["histogram"]}'
-            '<p class="note">“none”: every reached action passed.</p></div></div>', "<h2>Breakdowns</h2>",
+            '<p class="note">“none”: every reached action passed.</p></div></div>', _turn_plots(svgs), "<h2>Breakdowns</h2>",
             *(_breakdown(t, k, title) for k, title in BREAKDOWNS.items()),
             "<h2>Tasks</h2>", _tasks(runs),
             '<h2>Exports</h2><p><a href="tables.json">tables.json</a> · <a href="tables.md">tables.md</a> '
@@ -268,6 +281,9 @@ def task_page(ctx: dict) -> str:
         kpis += f'<div class="kpi"><b>{j.get("successful_actions", 0)}/{j["total_actions"]}</b><span>actions passed</span></div>'
     secs = sum(v for v in (r.get("seconds") or {}).values() if isinstance(v, (int, float)))
     kpis += f'<div class="kpi"><b>{secs:.1f} s</b><span>coder + judge</span></div>'
+    if ctx.get("trajectory"):
+        turns = escape(str(ctx["trajectory"]["usage"].get("turns", "?")))
+        kpis += f'<div class="kpi"><b><a href="#trajectory">{turns}</a></b><span>coder turns</span></div>'
     body = [f'<div class="crumb"><a href="../../index.html">IWR report</a> / {escape(run.run_id)} / task {escape(str(r.get("task_id")))}</div>',
             f'<h1>Task {escape(str(r.get("task_id")))}{escape(ep)} {badge(r.get("status"))}</h1>',
             f'<p class="sub">{chips} run <b>{escape(run.run_id)}</b> · agent {escape(run.meta.get("agent") or "?")} · '
@@ -297,6 +313,7 @@ def task_page(ctx: dict) -> str:
         body.append(f'<article class="card action a-{escape(st)}"><div class="ahead"><span class="idx">#{a.get("index")}</span>'
                     f'<span class="atype">{escape(a.get("type") or "")}</span><span class="desc">{escape(a.get("description") or "")}</span>'
                     f'{secs}{badge(st)}</div>{f"<dl class=kv>{dl}</dl>" if dl else ""}{extra}</article>')
+    body.append(trajectory_html(ctx.get("trajectory")))
     return shell(f"Task {r.get('task_id')} · {run.run_id}", "".join(body), root="../../")
 
 
@@ -330,6 +347,11 @@ def markdown(t: dict, breakdowns: dict[str, str]) -> str:
         rows = [[g, run, v["n"], *(_ci({"mean": v[m], "lo": v[f"{m}_lo"], "hi": v[f"{m}_hi"]}) for m in ("final", "ifs", "vfs"))]
                 for run, groups in t["breakdowns"][k].items() for g, v in groups.items()]
         md += [f"## {title}", ""] + md_table([title, "Run", "n", "Final", "IFS", "VFS"], sorted(rows, key=lambda r: r[0])) + [""]
+    if t.get("turn_curves"):
+        md += ["## Score per turn (x100; tokens and dollars spent on the page kept)", ""]
+        md += md_table(["Run", "Turn", "n", "Final", "IFS", "VFS", "Tokens", "Dollars"],
+                       [[run, p["turn"], p["n"], pct(p["final"]), pct(p["ifs"]), pct(p["vfs"]), f'{p["tokens"]:.0f}',
+                         dollars(p["cost_usd"])] for run, curve in t["turn_curves"].items() for p in curve]) + [""]
     md += ["## First failed action", ""]
     md += md_table(["Run", "Action index", "Tasks"], [[run, c, n] for run, h in t["first_failure"].items() for c, n in h.items()])
     md += ["", "## Tasks", ""]

@@ -1,4 +1,4 @@
-"""Hand-written inline SVG plots for the report: a per-task IFS/VFS scatter and a first-failure histogram."""
+"""Hand-written inline SVG plots for the report: IFS/VFS scatter, first-failure histogram, score per turn."""
 from __future__ import annotations
 
 import math
@@ -105,3 +105,42 @@ def histogram_svg(categories: list[str], series: list[Series], w: int = 540, h: 
                 f'<text transform="translate(12 {mt + ph / 2}) rotate(-90)" class="ax" text-anchor="middle">tasks</text>')
     body += _legend(series, ml, h - 12, markers=False)
     return _svg(w, h, "Where replays first failed", body)
+
+
+def _x_ticks(xmax: float, integer: bool) -> tuple[float, list[float], int]:
+    """Axis end, tick values and decimals: whole steps for counts (turns), else a 1-2-5 end in five steps."""
+    if integer:
+        step = max(1, math.ceil(xmax / 5))
+        top = step * max(1, math.ceil(xmax / step))
+        return top, [float(v) for v in range(0, top + 1, step)], 0
+    base = 10 ** math.floor(math.log10(xmax))
+    top = next(m * base for m in (1, 2, 5, 10) if m * base >= xmax * (1 - 1e-9))
+    step = top / 5
+    return top, [step * k for k in range(6)], max(0, -math.floor(math.log10(step)))
+
+
+def line_svg(series: list[Series], xlabel: str, title: str, xprefix: str = "", integer: bool = False,
+             w: int = 400, h: int = 320) -> str:
+    """Mean Final (y, x100) against a cost axis (turns, tokens, dollars): one line with markers per run."""
+    ml, mr, mt, mb = 46, 30, 14, 72
+    pw, ph = w - ml - mr, h - mt - mb
+    xmax, ticks, decimals = _x_ticks(max([x for s in series for x, *_ in s.points] + [1e-9]), integer)
+    sx = lambda v: ml + v / xmax * pw  # noqa: E731
+    sy = lambda v: mt + (1 - v) * ph  # noqa: E731
+    body = [f'<rect x="{ml}" y="{mt}" width="{pw}" height="{ph}" class="pa"/>']
+    for k in range(5):
+        body.append(f'<line x1="{ml}" y1="{sy(k / 4):.1f}" x2="{ml + pw}" y2="{sy(k / 4):.1f}" class="gr"/>'
+                    f'<text x="{ml - 6}" y="{sy(k / 4) + 4:.1f}" class="tk" text-anchor="end">{k * 25}</text>')
+    for x in ticks:
+        body.append(f'<line x1="{sx(x):.1f}" y1="{mt}" x2="{sx(x):.1f}" y2="{mt + ph}" class="gr"/>'
+                    f'<text x="{sx(x):.1f}" y="{mt + ph + 16}" class="tk" text-anchor="middle">'
+                    f'{escape(f"{xprefix}{x:.{decimals}f}")}</text>')
+    body.append(f'<text x="{ml + pw / 2}" y="{mt + ph + 36}" class="ax" text-anchor="middle">{escape(xlabel)}</text>'
+                f'<text transform="translate(12 {mt + ph / 2}) rotate(-90)" class="ax" text-anchor="middle">mean Final</text>')
+    for i, s in enumerate(series):
+        pts = [(sx(x), sy(min(max(y, 0), 1)), tip) for x, y, tip, _ in s.points]
+        body.append(f'<polyline fill="none" stroke="{s.color}" stroke-width="2" points="'
+                    + " ".join(f"{x:.1f},{y:.1f}" for x, y, _ in pts) + '"/>')
+        body += [_marker(SHAPES[i % len(SHAPES)], x, y, s.color, tip, r=4) for x, y, tip in pts]
+    body += _legend(series, ml, h - 10, markers=True)
+    return _svg(w, h, title, body)

@@ -34,7 +34,8 @@ class TaskResult(BaseModel):
     def summary(self) -> dict:
         """The entry of `iwr run --json`."""
         return {"task_id": self.task_id, "status": self.status, "ifs": self.ifs, "lvs": self.lvs, "hvs": self.hvs,
-                "vfs": self.vfs, "final": self.final, "error": self.error}
+                "vfs": self.vfs, "final": self.final, "error": self.error,
+                "probes": {k: v.get("status") for k, v in (self.judge.get("probes") or {}).items()}}
 
 
 def mean_scores(results: list[TaskResult]) -> dict:

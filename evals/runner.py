@@ -13,8 +13,11 @@ import structlog
 
 from agents.baselines import NoReference, blank, oracle, static_page
 from agents.models import ModelConfig, ModelFailure, ModelUnavailable
-from agents.toolbox import InfrastructureError, Toolbox, stdio_server
+from agents.toolbox import InfrastructureError, Toolbox, ToolCallError, stdio_server
+from evals.cache import cache_of, cached_judgement, judgement_key, with_cache
+from evals.explore import explore_probe
 from evals.logs import task_logger
+from evals.probes import typed_text_probe
 from evals.results import TaskResult, mean_scores
 from evals.scoring import score_judgement
 from evals.store import Store
@@ -24,6 +27,7 @@ from graphs.single_shot import single_shot
 from tasks.loader import Suite, Task
 
 AGENTS = ("oracle", "static", "blank", "single-shot", "iterative")
+JUDGE_TIMEOUT_S = 120.0  # a whole task's replay; a page that hangs every action must not hang the run
 log = structlog.get_logger()
 
 
@@ -44,6 +48,9 @@ class RunConfig:
     budget: Budget = field(default_factory=Budget)
     score_turns: bool = True
     on_done: object = None  # called with (TaskResult, done, total) after each task, e.g. a progress bar
+    cache_dir: Path | None = None  # content-addressed cache of judgements and metric values (evals/cache.py)
+    executor: str = "local"  # local | ray (evals/executors.py)
+    address: str | None = None  # the Ray cluster to join; None starts a local instance
 
     @property
     def run_dir(self) -> Path:
@@ -117,6 +124,10 @@ async def run_task(cfg: RunConfig, task: Task, tools: Toolbox, tdir: Path | None
         return TaskResult(**base, status="infra_failure", error=str(e))
     except ModelFailure as e:
         return TaskResult(**base, status="model_failure", error=str(e))
+    except Exception as e:  # e.g. an unreadable video in an unvalidated task: this task fails, the run goes on
+        log.exception("task.coder_crashed", task=task.id)
+        return TaskResult(**base, status="infra_failure", error=f"internal error while making the page: "
+                                                               f"{type(e).__name__}: {str(e)[:300]}")
     t1 = time.monotonic()
     if coder["status"] == "model_failure":
         return TaskResult(**base, status="model_failure", error=coder.get("error"), coder=coder,
@@ -138,24 +149,56 @@ async def score_drafts(task: Task, tdir: Path, drafts: list, tools: Toolbox, con
         shutil.copy(d["path"], folder / "index.html")
         if (tdir / "artifact" / "assets").is_dir():
             shutil.copytree(tdir / "artifact" / "assets", folder / "assets", dirs_exist_ok=True)
-        r = await judge_artifact(task, folder / "index.html", tools, config, base)
-        out.append({"turn": d["turn"], "status": r.status, "ifs": r.ifs, "vfs": r.vfs, "final": r.final})
+        r = await judge_artifact(task, folder / "index.html", tools, config.model_copy(update={"probes": False}), base)
+        (folder / "judgement.json").write_text(r.model_dump_json(indent=2))
+        first = next(iter(r.judge.get("checkpoints") or []), {})  # the draft as the judge first saw it
+        out.append({"turn": d["turn"], "status": r.status, "ifs": r.ifs, "vfs": r.vfs, "final": r.final,
+                    "tokens": d.get("tokens"), "cost_usd": d.get("cost_usd"), "shot": first.get("candidate")})
     return out
 
 
-async def judge_artifact(task: Task, entry: Path, tools: Toolbox, config: JudgeConfig, base: dict) -> TaskResult:
-    """Judge one page file for one task and score it; an infrastructure fault is recorded, not raised."""
+async def judge_artifact(task: Task, entry: Path, tools: Toolbox, config: JudgeConfig, base: dict,
+                         timeout_s: float = JUDGE_TIMEOUT_S) -> TaskResult:
+    """Judge one page file for one task and score it; an infrastructure fault or a judge that runs
+    past `timeout_s` is recorded, not raised."""
     t0 = time.monotonic()
     if not entry.is_file():
+        if config.paper_compat:  # the reference code drops such a task from the average
+            return TaskResult(**base, status="skipped", error=f"no page at {entry.name} (dropped: paper-compat)")
         return TaskResult(**base, status="model_failure", error=f"no page at {entry.name}")
+    record, cache = task.record.model_dump(mode="json", exclude_none=True), cache_of(tools)
+    key = judgement_key(record, task.folder, entry, config) if cache else None
     try:
-        j = await judge(tools, task.record.model_dump(mode="json", exclude_none=True), str(task.folder),
-                        str(entry.resolve()), config)
+        j = await asyncio.wait_for(cached_judgement(cache, key, lambda: judge(
+            tools, record, str(task.folder), str(entry.resolve()), config)), timeout_s)
     except InfrastructureError as e:
         return TaskResult(**base, status="infra_failure", error=str(e))
+    except asyncio.TimeoutError:
+        return TaskResult(**base, status="infra_failure", error=f"judge timed out after {timeout_s:g} s")
+    except ToolCallError as e:  # the page hung before its first screenshot: nothing of it can be scored
+        return TaskResult(**base, status="scored", error=f"the page stopped responding at load: {e}",
+                          seconds={"judge": round(time.monotonic() - t0, 3)})
+    if config.probes:
+        # An exploration that failed (no venv yet, a timeout) must not be served from the cache later.
+        pkey = key + ":probes" if key and config.explore_model is None else None
+        j["probes"] = await cached_judgement(cache, pkey, lambda: run_probes(tools, task, entry, j, config), kind="probes")
     s = score_judgement(j)
     return TaskResult(**base, status="scored", **s.as_dict(), backends=j["backends"], judge=j,
                       seconds={"judge": round(time.monotonic() - t0, 3)})
+
+
+async def run_probes(tools: Toolbox, task: Task, entry: Path, judgement: dict, config: JudgeConfig | None = None) -> dict:
+    """The probes beyond the trajectory; a probe that breaks is reported, never a score change."""
+    record = task.record.model_dump(mode="json", exclude_none=True)
+    try:
+        typed = await asyncio.wait_for(typed_text_probe(tools, record, str(task.folder), str(entry.resolve()),
+                                                        judgement["successful_actions"]), JUDGE_TIMEOUT_S)
+    except (ToolCallError, InfrastructureError, asyncio.TimeoutError) as e:  # e.g. the page navigated away
+        typed = {"status": "error", "reason": str(e)[:300] or "timed out"}
+    probes = {"typed_text": typed}
+    if config is not None and config.explore_model is not None:
+        probes["explore"] = await explore_probe(record, entry.resolve(), config.explore_model, task.size)
+    return probes
 
 
 def task_dir(cfg: RunConfig, task: Task, epoch: int) -> Path:
@@ -189,8 +232,14 @@ async def run(cfg: RunConfig) -> list[TaskResult]:
                   str(cfg.suite.root), run_json)
     tasks = [t for t in cfg.suite.tasks if cfg.task_ids is None or t.id in cfg.task_ids]
     todo, results = _todo(cfg, tasks)
+    for (_, epoch), r in results.items():  # a kill between result.json and its row would lose the row otherwise
+        store.add_result(cfg.run_id, r, epoch)
     try:
-        if todo:
+        if todo and cfg.executor == "ray":
+            from evals.executors import run_on_ray
+
+            await run_on_ray(cfg, todo, results, store)
+        elif todo:
             await _run_pending(cfg, todo, results, store)
     finally:
         store.close()
@@ -206,7 +255,8 @@ async def _run_pending(cfg: RunConfig, todo: list[tuple[Task, int]], results: di
     gate = asyncio.Semaphore(max(1, cfg.concurrency))
     errlog = open(cfg.run_dir / "servers.log", "a")
     try:
-        async with Toolbox(judge_servers(cfg.run_dir, cfg.suite.root), errlog=errlog) as tools:
+        async with Toolbox(judge_servers(cfg.run_dir, cfg.suite.root), errlog=errlog) as raw_tools:
+            tools = with_cache(raw_tools, cfg.cache_dir)
             finished = [0]
 
             async def one(t: Task, epoch: int) -> None:
@@ -220,6 +270,14 @@ async def _run_pending(cfg: RunConfig, todo: list[tuple[Task, int]], results: di
                         with open(d / "attempts.jsonl", "a") as f:  # lets anyone check nothing finished is redone
                             f.write(json.dumps({"started": time.time(), "pid": os.getpid()}) + "\n")
                         r = await run_task(cfg, t, tools, d)
+                        if browser_died(r):  # the browser server relaunches Chromium; a crash gets one more try
+                            tlog.warning("task.retry", error=r.error)
+                            with open(d / "attempts.jsonl", "a") as f:
+                                f.write(json.dumps({"started": time.time(), "pid": os.getpid(), "retry_after": r.error}) + "\n")
+                            first = r.error
+                            r = await run_task(cfg, t, tools, d)
+                            if r.status == "infra_failure":
+                                r.error = f"{r.error} (retried once after: {first})"
                         tmp = d / "result.json.tmp"
                         tmp.write_text(r.model_dump_json(indent=2))
                         os.replace(tmp, d / "result.json")  # atomic: a killed run never leaves half a result
@@ -235,6 +293,11 @@ async def _run_pending(cfg: RunConfig, todo: list[tuple[Task, int]], results: di
             await asyncio.gather(*(one(t, e) for t, e in todo))
     finally:
         errlog.close()
+
+
+def browser_died(r: TaskResult) -> bool:
+    """An infrastructure failure that came from the browser (Chromium or its renderer crashed or was killed)."""
+    return r.status == "infra_failure" and (r.error or "").startswith("browser.")
 
 
 def default_run_id(agent: str) -> str:

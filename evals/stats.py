@@ -112,6 +112,11 @@ def pct(v: float | None, digits: int = 2) -> str:
     return "–" if v is None else f"{v * 100:.{digits}f}"
 
 
+def dollars(v: float) -> str:
+    """A dollar amount readable at both API-call and run scale."""
+    return f"${v:.4f}" if v >= 0.01 or v == 0 else f"${v:.6f}"
+
+
 def paper_table(rows: Sequence[Mapping[str, Any]]) -> str:
     """The paper's Markdown table `| Model | LVS | HVS | IFS | VFS | Final |`, scores x100, 2 decimals."""
     lines = ["| Model | LVS | HVS | IFS | VFS | Final |", "|---|---:|---:|---:|---:|---:|"]
@@ -122,3 +127,23 @@ def paper_table(rows: Sequence[Mapping[str, Any]]) -> str:
             cells.append(pct(v["mean"] if isinstance(v, Mapping) else v))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def turn_curve(results: Sequence[Any]) -> list[dict]:
+    """Mean scores of an iterative run after each turn (empty when it judged no drafts).
+
+    At turn t a counted result enters with its latest draft written at or before t (0 before its first, and
+    throughout for a coder that never wrote a page), and with the tokens and dollars spent when that draft
+    was written: the cost of the page one would keep."""
+    per = [sorted((field(r, "coder") or {}).get("turn_scores") or [], key=lambda s: s["turn"])
+           for r in results if field(r, "status") in COUNTED]
+    if not any(per):
+        return []
+    out = []
+    for t in range(1, max(s["turn"] for d in per for s in d) + 1):
+        now = [next((s for s in reversed(d) if s["turn"] <= t), {}) for d in per]
+        row: dict[str, Any] = {"turn": t, "n": len(now)}
+        for k in ("final", "ifs", "vfs", "tokens", "cost_usd"):
+            row[k] = float(np.mean([s.get(k) or 0.0 for s in now]))
+        out.append(row)
+    return out

@@ -14,12 +14,8 @@ UNCHANGED_SSIM = 0.9995
 
 async def judge_assertion(tools: Toolbox, sid: str, action: dict, before: str, after: str) -> dict:
     """Verdict for the action's assertion: {passed, method, reason, checks}."""
-    ext = action.get("iwr") or {}
-    checks = ext.get("checks") or []
-    method = "structured"
-    if not checks:
-        checks = [{"kind": "text_visible", "text": q} for q in quoted(action.get("logical_assertion") or "")]
-        method = "quoted_text"
+    checks = offline_checks(action)
+    method = "structured" if (action.get("iwr") or {}).get("checks") else "quoted_text"
     if checks:
         results = await tools.call("browser", "check", session=sid, checks=checks)
         failed = [(c, r) for c, r in zip(checks, results) if not r["ok"]]
@@ -31,3 +27,9 @@ async def judge_assertion(tools: Toolbox, sid: str, action: dict, before: str, a
     changed = values["ssim"]["value"] < UNCHANGED_SSIM
     return {"passed": changed, "method": "visible_change",
             "reason": f"page {'changed' if changed else 'did not change'} (ssim {values['ssim']['value']:.4f})"}
+
+
+def offline_checks(action: dict) -> list[dict]:
+    """The checks an assertion has without a model: our structured ones, else its quoted texts."""
+    checks = (action.get("iwr") or {}).get("checks") or []
+    return checks or [{"kind": "text_visible", "text": q} for q in quoted(action.get("logical_assertion") or "")]

@@ -56,6 +56,7 @@ class IterState(TypedDict, total=False):
     stop_reason: str
     drafts: list  # [{"turn", "path", "passed": int | None}]
     log: list  # one entry per tool call, for the report
+    arg_errors: dict  # tool call id -> why its arguments were unusable (the history keeps valid JSON for the provider)
 
 
 def first_messages(task: dict, assets: list[str]) -> list[dict]:
@@ -104,7 +105,8 @@ async def agent(state: IterState, runtime: Runtime[IterContext]) -> dict:
                               "function": {"name": c.name, "arguments": json.dumps(c.arguments)}} for c in reply.tool_calls]
     update = {"messages": [*state["messages"], msg], "turn": state.get("turn", 0) + 1,
               "tokens": state.get("tokens", 0) + reply.prompt_tokens + reply.completion_tokens,
-              "cost": state.get("cost", 0.0) + reply.cost_usd}
+              "cost": state.get("cost", 0.0) + reply.cost_usd,
+              "arg_errors": {c.id: c.error for c in reply.tool_calls if c.error}}
     if not reply.tool_calls:
         update.update(done=True, stop_reason="answered without a tool call")
     return update
@@ -123,8 +125,8 @@ async def run_tools(state: IterState, runtime: Runtime[IterContext]) -> dict:
         except json.JSONDecodeError:
             args = None
         started = time.monotonic()
-        if not isinstance(args, dict):
-            text = "error: arguments must be a JSON object"
+        if (bad := (state.get("arg_errors") or {}).get(call["id"])) or not isinstance(args, dict):
+            text = f"error: {bad or 'arguments must be a JSON object'}; nothing was done"
         else:
             try:
                 text, image, done_now = await _execute(ctx, name, args, drafts, state.get("turn", 0))
@@ -138,6 +140,8 @@ async def run_tools(state: IterState, runtime: Runtime[IterContext]) -> dict:
                     "seconds": round(time.monotonic() - started, 3)})
     if images:
         messages.append({"role": "user", "content": [{"type": "text", "text": "Images from your tool calls:"}, *images]})
+    for d in drafts[len(state.get("drafts", [])):]:  # usage so far: the report plots score against tokens and dollars
+        d.update(tokens=state.get("tokens", 0), cost_usd=state.get("cost", 0.0))
     out = {"messages": messages, "log": log, "drafts": drafts}
     if done:
         out.update(done=True, stop_reason="finished")
@@ -186,7 +190,7 @@ async def _execute(ctx: IterContext, name: str, args: dict, drafts: list, turn: 
             raise ValueError(f"index must be in 0..{len(ctx.frames) - 1}")
         opened = await t.call("browser", "open", target=str(index), width=w, height=h)
         try:
-            shot = await t.call("browser", "screenshot", session=opened["session"], wait_ms=300)
+            shot = await t.call("browser", "screenshot", session=opened["session"])  # settles as the judge does
         finally:
             await t.call("browser", "close", session=opened["session"])
         v = await t.call("metrics", "compare", reference=ctx.frames[k], candidate=shot["path"],

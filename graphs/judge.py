@@ -1,4 +1,13 @@
-"""The judge as a LangGraph state machine (offline profile): replay, check, score checkpoints.
+"""The judge as a LangGraph state machine: open -> act* -> score, in three profiles.
+
+- offline (default): no model; structured hints, description matching, template matching and
+  positions for grounding; DOM checks for assertions; OCR, deep features and a structural score.
+- paper: the IWR-Bench protocol; the judge's model grounds elements (element list, then a boxed
+  screenshot), names keys, judges assertions on before/after screenshots and rates each checkpoint
+  on the 100-point rubric; LVS from OCR and DINOv2.
+- hybrid: offline first, the model only where offline cannot decide (no element found, an
+  assertion with no checkable form); model answers cached by a hash of the request (page,
+  action, prompt, model) in the judge model's response cache.
 
 It reaches the browser and the metrics only through MCP (the `Toolbox` in the runtime context).
 State is JSON data; the browser appears in it as a session id.
@@ -6,34 +15,58 @@ State is JSON data; the browser appears in it as a session id.
 from __future__ import annotations
 
 import asyncio
-import json
 import operator
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Annotated, Any, Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
-from tasks.schema import size_of
+from agents.models import ModelConfig
 from agents.toolbox import Toolbox, ToolCallError
-from graphs.assertions import judge_assertion
-from graphs.grounding import key_for, label_probe, names_agree, plans_for, target_quotes, type_text_of
+from graphs.act_llm import llm_ground_and_do
+from graphs.act_offline import attempt, not_found, offline_ground_and_do, scroll
+from graphs.assertions import judge_assertion, offline_checks
+from graphs.grounding import key_for
+from graphs.judge_llm import JudgeModelError, LlmJudge
+from tasks.schema import size_of
 
-NOT_FOUND = ("no visible element", "no element with ref", "named like")
+LLM_METRIC = "mllm"
 
 
 class JudgeConfig(BaseModel):
     """How the judge replays and scores."""
 
-    profile: Literal["offline"] = Field("offline", description="judging profile; offline uses no LLM")
+    profile: Literal["offline", "paper", "hybrid"] = Field("offline", description="judging profile; offline uses no LLM")
+    paper_compat: bool = Field(False, description="reproduce the reference code's quirks (iwr-bench.md section 5)")
+    model: ModelConfig | None = Field(None, description="the judge's model (paper and hybrid profiles)")
     lvs_metrics: list[str] = Field(["ocr", "feature"], description="low-level visual metrics, averaged into LVS")
     hvs_metric: str = Field("structural", description="metric standing in for the MLLM rubric (HVS)")
-    default_wait_ms: int = Field(500, description="settle time after an action when the task records none")
+    default_wait_ms: int = Field(0, description="time to let pass after an action when the task records none; the "
+                                 "browser settles (network idle, DOM quiet) after it either way")
     action_timeout_s: float = Field(30.0, description="limit for one action, as in the reference")
     scroll_min_px: float = Field(5.0, description="a scroll succeeds when the position moved more than this")
     visual: bool = Field(True, description="score checkpoints; off for a coder replaying its own page")
+    probes: bool = Field(True, description="after judging, replay with changed typed texts (reported apart)")
+    explore_model: ModelConfig | None = Field(None, description="with probes, an LLM agent (browser-use) explores the page "
+                                              "and reports what works (evals/explore.py; reported apart)")
+
+    @model_validator(mode="after")
+    def _needs_model(self) -> "JudgeConfig":
+        if self.profile != "offline" and self.model is None:
+            raise ValueError(f"the {self.profile} profile needs a judge model (--judge-model)")
+        return self
+
+    @classmethod
+    def for_profile(cls, profile: str = "offline", model: ModelConfig | None = None, **kw) -> "JudgeConfig":
+        """A profile with its metrics: paper scores LVS with OCR and DINOv2 and HVS with the model's rubric."""
+        if profile == "paper":
+            kw.setdefault("lvs_metrics", ["ocr", "dino"])
+            kw.setdefault("hvs_metric", LLM_METRIC)
+        return cls(profile=profile, model=model, **kw)
 
 
 @dataclass
@@ -42,15 +75,34 @@ class JudgeContext:
 
     tools: Toolbox
     config: JudgeConfig
+    llm: LlmJudge | None = None
+    session: str | None = None
     # Checkpoint scoring started while the replay goes on (step -> running compare call).
     pending: dict = field(default_factory=dict)
 
-    def start_scoring(self, step: int, reference: str, candidate: str) -> None:
+    refs: dict = field(default_factory=dict)  # step -> the checkpoint it is compared with
+
+    def reference_for(self, task_folder: str, step: int) -> str | None:
+        """The checkpoint a screenshot is compared with: the one after the same action, or (paper-compat)
+        the checkpoint file at the same position in the folder's name-sorted list, as the reference code pairs them."""
+        if step in self.refs:
+            return self.refs[step]
+        if self.config.paper_compat:
+            files = sorted(p.name for p in (Path(task_folder) / "checkpoints").glob("step_*.png"))
+            position = len(self.refs)
+            ref = f"{task_folder}/checkpoints/{files[position]}" if position < len(files) else None
+        else:
+            ref = f"{task_folder}/checkpoints/step_{step}.png"
+        self.refs[step] = ref
+        return ref
+
+    def start_scoring(self, step: int, task_folder: str, candidate: str) -> None:
         """Score a checkpoint in the background: the metrics server works while the browser replays."""
         cfg = self.config
-        if not cfg.visual:
+        reference = self.reference_for(task_folder, step)
+        if not cfg.visual or reference is None:
             return
-        metrics = sorted(set(cfg.lvs_metrics) | {cfg.hvs_metric})
+        metrics = sorted((set(cfg.lvs_metrics) | {cfg.hvs_metric}) - {LLM_METRIC})
         self.pending[step] = asyncio.ensure_future(
             self.tools.call("metrics", "compare", reference=reference, candidate=candidate, metrics=metrics))
 
@@ -75,9 +127,9 @@ async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     ext = state["task"].get("iwr") or {}
     opened = await tools.call("browser", "open", target=state["artifact"], width=width, height=height,
                               seed=ext.get("seed", 1), clock=ext.get("clock", "2026-01-15T10:00:00Z"))
-    sid = opened["session"]
+    sid = runtime.context.session = opened["session"]
     shot = await tools.call("browser", "screenshot", session=sid, name="step_0", wait_ms=cfg.default_wait_ms)
-    runtime.context.start_scoring(0, f"{state['task_folder']}/checkpoints/step_0.png", shot["path"])
+    runtime.context.start_scoring(0, state["task_folder"], shot["path"])
     page = await tools.call("browser", "state", session=sid, max_text=200)
     elements = await tools.call("browser", "elements", session=sid, limit=5)
     # A page with no text and nothing to interact with is a picture of a page, not a page.
@@ -86,102 +138,85 @@ async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
 
 
 async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
-    tools, cfg = runtime.context.tools, runtime.context.config
+    ctx = runtime.context
+    tools, cfg = ctx.tools, ctx.config
     i, sid = state["step"], state["session"]
     action = state["task"]["action_sequence"][i]
     ext = action.get("iwr") or {}
     started = time.monotonic()
     trace: dict[str, Any] = {"index": i + 1, "type": action["type"], "description": action["parameters"]["description"]}
     before = state["shots"][str(i)]
-    ok, detail = await _do(tools, cfg, sid, action, state["task"], trace)
     shots = dict(state["shots"])
-    if ok:
-        shot = await tools.call("browser", "screenshot", session=sid, name=f"step_{i + 1}",
-                                wait_ms=ext.get("wait_ms", cfg.default_wait_ms))
-        shots[str(i + 1)] = trace["screenshot"] = shot["path"]
-        if action.get("visual_evaluation_flag"):
-            runtime.context.start_scoring(i + 1, f"{state['task_folder']}/checkpoints/step_{i + 1}.png", shot["path"])
-        if action.get("logical_assertion") or ext.get("checks"):
-            verdict = await judge_assertion(tools, sid, action, before, shot["path"])
-            trace["assertion"] = verdict
-            ok = verdict["passed"]
-            if not ok:
-                detail = "assertion failed: " + verdict["reason"]
+    try:
+        ok, detail = await do_action(ctx, sid, action, state, trace)
+        if ok:
+            shot = await tools.call("browser", "screenshot", session=sid, name=f"step_{i + 1}",
+                                    wait_ms=ext.get("wait_ms", cfg.default_wait_ms))
+            shots[str(i + 1)] = trace["screenshot"] = shot["path"]
+            if action.get("visual_evaluation_flag"):
+                ctx.start_scoring(i + 1, state["task_folder"], shot["path"])
+            verdict = await check_assertion(ctx, sid, action, before, shot["path"])
+            if verdict is not None:
+                trace["assertion"] = verdict
+                ok = verdict["passed"]
+                if not ok:
+                    detail = "assertion failed: " + verdict["reason"]
+    except ToolCallError as e:  # the page stopped answering (a hung script): this action fails, the replay ends
+        ok, detail = False, f"the page stopped responding: {e}"
     trace.update(status="passed" if ok else "failed", error=None if ok else detail,
                  seconds=round(time.monotonic() - started, 3))
     return {"step": i + 1, "stopped": not ok, "shots": shots, "actions": [trace]}
 
 
-async def _do(tools: Toolbox, cfg: JudgeConfig, sid: str, action: dict, task: dict, trace: dict) -> tuple[bool, str]:
-    """Ground and perform one action; (success, reason)."""
-    kind, params = action["type"], action["parameters"]
+async def do_action(ctx: JudgeContext, sid: str, action: dict, state: JudgeState, trace: dict) -> tuple[bool, str]:
+    """Ground and perform one action as the profile says; (success, reason)."""
+    tools, cfg, llm = ctx.tools, ctx.config, ctx.llm
+    kind, params, task = action["type"], action["parameters"], state["task"]
+    compat = cfg.paper_compat
+    if kind == "Scroll":
+        return await scroll(tools, sid, params, size_of(task)[1], cfg.scroll_min_px, compat, trace)
     if kind == "Press":
-        key = key_for(params)
-        trace["grounding"] = {"strategy": "key" if params.get("key") else "description", "target": key}
+        key, how = params.get("key"), "key"
+        if not key and cfg.profile != "paper":
+            key, how = key_for(params), "description"
+        if not key and cfg.profile != "offline":
+            key, how = await llm.press_key(params.get("description", "")), "llm"
+        trace["grounding"] = {"strategy": how, "target": key}
         if not key:
             return False, "no key named in the action"
-        return await _attempt(tools.call("browser", "press", session=sid, key=key))
-    if kind == "Scroll":
-        direction = (params.get("direction") or "down").lower()
-        amount = _scroll_amount(params, size_of(task)[1])
-        trace["grounding"] = {"strategy": "scroll", "target": {"direction": direction, "amount": amount}}
-        try:
-            out = await tools.call("browser", "scroll", session=sid, direction=direction, amount=amount)
-        except ToolCallError as e:
-            return False, str(e)
-        d = out["detail"]
-        moved = abs(d["scroll_y_after"] - d["scroll_y_before"]) + abs(d["scroll_x_after"] - d["scroll_x_before"])
-        trace["did"] = d
-        return (moved > cfg.scroll_min_px, "" if moved > cfg.scroll_min_px else f"page did not scroll ({moved:.0f} px)")
-    elements = await tools.call("browser", "elements", session=sid)
-    plans = plans_for(action, elements, size_of(task), size_of(task))
-    text = type_text_of(params.get("description", ""), params.get("text")) if kind == "Type" else None
-    if kind == "Type" and text is None:
-        return False, "no text to type in the action"
-    tried = []
-    quotes = target_quotes(params.get("description", ""), kind)
-    for plan in plans:
-        probe = label_probe(plan.args) if quotes else None
-        if probe:
-            label = json.loads((await tools.call("browser", "evaluate", session=sid, expression=probe))["value"])
-            if label is None or not names_agree(quotes, label):
-                tried.append({"strategy": plan.strategy, "args": plan.args, "ok": False,
-                              "error": f"no visible element named like {quotes} there (found {str(label)[:60]!r})"})
-                continue
-        ok, why = await _attempt(_perform(tools, sid, kind, plan.args, text))
-        tried.append({"strategy": plan.strategy, "args": plan.args, "ok": ok, "why": plan.why, "error": why or None})
-        if ok or not any(m in why for m in NOT_FOUND):
-            trace["grounding"] = {"strategy": plan.strategy, "target": plan.args, "why": plan.why,
-                                  "alternatives": plan.alternatives, "tried": tried}
-            return ok, why
-    trace["grounding"] = {"strategy": "none", "tried": tried}
-    return False, "element not found: " + (tried[-1]["error"] if tried else "no candidate matched the description")
+        return await attempt(tools.call("browser", "press", session=sid, key=key))
+    before = state["shots"][str(state["step"])]
+    if cfg.profile == "paper":
+        return await llm_ground_and_do(tools, llm, sid, action, state["step"], trace, compat)
+    ok, why = await offline_ground_and_do(tools, sid, action, task, state["task_folder"], before, trace, compat)
+    if cfg.profile == "hybrid" and not ok and (not_found(why) or why.startswith("no text to type")):
+        offline = trace.pop("grounding")
+        ok, why = await llm_ground_and_do(tools, llm, sid, action, state["step"], trace, compat)
+        trace["grounding"]["offline"] = offline
+    return ok, why
 
 
-async def _perform(tools: Toolbox, sid: str, kind: str, target: dict, text: str | None) -> None:
-    if kind != "Type":
-        await tools.call("browser", "click", session=sid, **target)
-    elif "x" in target:  # a position: focus by clicking there, then type into whatever has focus
-        await tools.call("browser", "click", session=sid, **target)
-        await tools.call("browser", "type", session=sid, text=text)
-    else:
-        await tools.call("browser", "type", session=sid, text=text, **target)
-
-
-async def _attempt(call) -> tuple[bool, str]:
+async def check_assertion(ctx: JudgeContext, sid: str, action: dict, before: str, after: str) -> dict | None:
+    """The verdict on the action's assertion (None when it has none), as the profile says."""
+    cfg, statement = ctx.config, action.get("logical_assertion")
+    checkable = bool((action.get("iwr") or {}).get("checks")) or bool(offline_checks(action))
+    if cfg.profile == "offline" or (cfg.profile == "hybrid" and checkable):
+        if statement or checkable:
+            return await judge_assertion(ctx.tools, sid, action, before, after)
+        return None
+    if not statement:
+        return None
     try:
-        await call
-        return True, ""
-    except ToolCallError as e:
-        return False, str(e)
-
-
-def _scroll_amount(params: dict, height: int) -> float:
-    sp = (params.get("scroll_page") or "").strip().lower()
-    try:
-        return float(sp) * height if sp and float(sp) < 20 else (float(sp) if sp else height / 2)
-    except ValueError:
-        return {"half": height / 2, "one": height, "full": height, "page": height}.get(sp, height / 2)
+        verdict = await ctx.llm.assertion(action["parameters"].get("description", ""), statement, before, after)
+    except JudgeModelError as e:
+        if not cfg.paper_compat:
+            raise
+        return {"passed": True, "method": "llm", "reason": f"API error counted as a pass (paper-compat): {e}"}
+    if verdict is None:
+        if not cfg.paper_compat:
+            raise JudgeModelError("the judge model gave no usable Yes/No answer to an assertion, twice")
+        return {"passed": True, "method": "llm", "reason": "unusable answer counted as a pass (paper-compat)"}
+    return {**verdict, "method": "llm"}
 
 
 def route_after_act(state: JudgeState) -> Literal["act", "score"]:
@@ -190,24 +225,31 @@ def route_after_act(state: JudgeState) -> Literal["act", "score"]:
 
 
 async def score(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
-    tools = runtime.context.tools
+    ctx = runtime.context
     folder = state["task_folder"]
     actions = state["task"]["action_sequence"]
     steps = [0] + [i for i in range(1, state["step"] + 1)
                    if actions[i - 1].get("visual_evaluation_flag") and str(i) in state["shots"]]
-    if not runtime.context.config.visual:
-        steps = []
     out, backends = [], {}
-    pending = runtime.context.pending
-    for k in steps:
-        ref = f"{folder}/checkpoints/step_{k}.png"
-        if k not in pending:
-            runtime.context.start_scoring(k, ref, state["shots"][str(k)])
-        values = await pending.pop(k)
+    for k in steps if ctx.config.visual else []:
+        candidate = state["shots"][str(k)]
+        if k not in ctx.pending:
+            ctx.start_scoring(k, folder, candidate)
+        ref = ctx.reference_for(folder, k)
+        if ref is None:  # paper-compat pairing ran out of checkpoint files: the reference drops it too
+            continue
+        values = await ctx.pending.pop(k)
         backends.update({m: f"{v['backend']} {v['version']}".strip() for m, v in values.items()})
-        out.append({"step": k, "reference": ref, "candidate": state["shots"][str(k)],
-                    "metrics": {m: v["value"] for m, v in values.items()}})
-    await tools.call("browser", "close", session=state["session"])
+        entry = {"step": k, "reference": ref, "candidate": candidate, "metrics": {m: v["value"] for m, v in values.items()}}
+        if ctx.config.hvs_metric == LLM_METRIC:
+            rated = await ctx.llm.rubric(ref, candidate)
+            if rated is None:
+                raise JudgeModelError(f"the judge model gave no usable rubric scores for step {k}, twice")
+            entry["metrics"][LLM_METRIC] = rated["value"]
+            entry["rubric"] = rated["parts"]
+            backends[LLM_METRIC] = f"{ctx.config.model.model} rubric-100"
+        out.append(entry)
+    await ctx.tools.call("browser", "close", session=state["session"])
     return {"checkpoints": out, "backends": backends}
 
 
@@ -228,12 +270,19 @@ async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, con
     """Replay a task on an artifact and return the raw judgement (actions, checkpoints, backends)."""
     config = config or JudgeConfig()
     graph = build_judge_graph()
-    ctx = JudgeContext(tools=tools, config=config)
+    llm = None
+    if config.model is not None and config.profile != "offline":
+        llm = LlmJudge(config.model)
+    ctx = JudgeContext(tools=tools, config=config, llm=llm)
     try:
         state = await graph.ainvoke({"task": task, "task_folder": task_folder, "artifact": artifact, "actions": []},
                                     context=ctx, config={"recursion_limit": 10 + 2 * len(task["action_sequence"])})
+    except BaseException:
+        if ctx.session:  # a replay that died (e.g. the judge model is down) leaves no page open behind it
+            await asyncio.gather(tools.call("browser", "close", session=ctx.session), return_exceptions=True)
+        raise
     finally:
-        for fut in ctx.pending.values():  # a replay that died leaves no scoring running behind it
+        for fut in ctx.pending.values():  # nor any scoring running
             fut.cancel()
         await asyncio.gather(*ctx.pending.values(), return_exceptions=True)
     n = len(task["action_sequence"])
@@ -244,4 +293,5 @@ async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, con
     return {"profile": config.profile, "total_actions": n, "successful_actions": len(done),
             "actions": state["actions"] + skipped, "checkpoints": state["checkpoints"],
             "backends": state["backends"], "lvs_metrics": config.lvs_metrics, "hvs_metric": config.hvs_metric,
-            "flags": state.get("flags", [])}
+            "flags": state.get("flags", []), "paper_compat": config.paper_compat,
+            "judge_model": config.model.model if llm else None, "llm_usage": llm.usage if llm else None}

@@ -33,10 +33,10 @@ pip_() { .venv/bin/pip install -q "$@" >>"$log" 2>&1 || { tail -25 "$log" >&2; e
 pip_ --upgrade pip
 # The CPU wheel of torch first: an unpinned torch would pull a multi-GB CUDA build.
 pip_ "torch==2.13.0"
-pip_ -e ".[test]"
+pip_ -e ".[test,ray]"
 pip_ --no-deps "rapidocr-onnxruntime==1.4.4"
 LITELLM_LOCAL_MODEL_COST_MAP=True .venv/bin/python -c \
-  "import torch, playwright, mcp, langgraph, litellm; assert torch.__version__.startswith('2.13.0'), torch.__version__" \
+  "import torch, playwright, mcp, langgraph, litellm, ray; assert torch.__version__.startswith('2.13.0'), torch.__version__" \
   || { echo "setup: the environment is incomplete (log: $log)" >&2; exit 1; }
 echo "$want" > "$stamp"
 echo "setup: ready (.venv)" >&2

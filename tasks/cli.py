@@ -94,7 +94,10 @@ def show(task_id: str = typer.Argument(..., help="task id"),
         typer.echo(rec.model_dump_json(exclude_none=True))
         return
     c = rec.classification
-    seconds = f"{video_duration(task.video):.1f} s" if task.video else "no video"
+    try:
+        seconds = f"{video_duration(task.video):.1f} s" if task.video else "no video"
+    except Exception as e:  # noqa: BLE001 - FFmpeg reports broken files with many error types
+        seconds = f"unreadable ({type(e).__name__}; see iwr tasks validate)"
     console = Console()
     console.print(f"task {rec.id}: {c.domain} / {c.sub_domain}, {c.interaction_complexity} {c.visual_complexity}, "
                   f"{rec.recording_details.resolution}, video {seconds}, {len(task.asset_sheets())} asset sheet(s)")

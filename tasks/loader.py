@@ -28,7 +28,8 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: {self.field}: {self.reason}"
+        # file names that are not UTF-8 come back as lone surrogates, which no terminal can print
+        return f"{where}: {self.field}: {self.reason}".encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 class TaskFileError(ValueError):
@@ -117,7 +118,7 @@ def parse_lines(path: Path) -> tuple[list[TaskRecord], list[Problem]]:
     except (UnicodeDecodeError, OSError) as e:
         return [], [Problem(str(path), "(file)", f"cannot be read as UTF-8 text: {e}")]
     seen: dict[int, int] = {}
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(text.split("\n"), 1):  # not splitlines(): U+2028 and friends are legal inside JSON strings
         if not line.strip():
             continue
         try:

@@ -110,7 +110,9 @@ def _action_record(a: ScriptAction, hint: dict | None, height: int) -> dict:
     if a.type == "Scroll":
         params["direction"] = a.direction
         params["scroll_page"] = f"{(a.amount if a.amount is not None else height / 2) / height:.4g}"
-    ext: dict = {"wait_ms": a.wait_ms, "checks": a.checks}
+    ext: dict = {"checks": a.checks}
+    if a.wait_ms:  # only where the page changes by itself; the judge settles on its own otherwise
+        ext["wait_ms"] = a.wait_ms
     if hint:
         ext["target"] = hint
     return {"type": a.type, "parameters": params, "visual_evaluation_flag": a.visual,

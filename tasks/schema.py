@@ -11,7 +11,7 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 ActionType = Literal["Click", "Type", "Scroll", "Press"]
-RESOLUTION_RE = re.compile(r"^\s*(\d{2,5})\s*[xX*]\s*(\d{2,5})\s*$")
+RESOLUTION_RE = re.compile(r"^\s*([0-9]{2,5})\s*[xX*]\s*([0-9]{2,5})\s*$")  # ASCII digits: \d takes any script
 
 
 def size_of(record: dict) -> tuple[int, int]:
@@ -101,7 +101,8 @@ class ActionExtension(Ours):
 
     target: TargetHint | None = None
     checks: list[Check] = Field(default_factory=list)
-    wait_ms: int = Field(500, ge=0, le=30_000, description="settle time after the action at recording")
+    wait_ms: int = Field(0, ge=0, le=30_000, description="time the video shows passing after the action (timers, "
+                         "animations); 0 when the page reacts at once, the judge settling by itself")
 
 
 class Reference(Ours):
@@ -137,8 +138,11 @@ class RecordingDetails(Official):
     @field_validator("resolution")
     @classmethod
     def _resolution(cls, v: str) -> str:
-        if not RESOLUTION_RE.match(v):
+        m = RESOLUTION_RE.match(v)
+        if not m:
             raise ValueError(f"resolution must look like WIDTHxHEIGHT, got {v!r}")
+        if int(m.group(1)) == 0 or int(m.group(2)) == 0:
+            raise ValueError(f"resolution must not be zero wide or high, got {v!r}")
         return v
 
     @property

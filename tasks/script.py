@@ -29,7 +29,8 @@ class ScriptAction(BaseModel):
     visual: bool = Field(False, description="take a checkpoint screenshot after this action")
     assertion: str | None = Field(None, description="natural-language logical assertion")
     checks: list[dict] = Field(default_factory=list, description="structured checks that hold after the action")
-    wait_ms: int = Field(300, ge=0, le=10_000, description="pause after the action")
+    wait_ms: int = Field(0, ge=0, le=10_000, description="time to let pass after the action, only where the page "
+                         "changes by itself (timers, animations); settling covers the rest")
 
     @model_validator(mode="after")
     def _needs(self):

@@ -1,19 +1,26 @@
 """Check a suite beyond its schema: files present, checkpoints against visual flags, paths."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from PIL import Image, UnidentifiedImageError
+from PIL import Image
 
 from tasks.loader import Problem, Suite, Task, parse_lines, resolve_suite_file
 
 
-def _inside(path: Path, root: Path) -> bool:
+STEP_FILE = re.compile(r"step_([0-9]+)")
+
+
+def _outside(path: Path, root: Path) -> str | None:
+    """Why `path` is not a place inside `root`, or None."""
     try:
         path.resolve().relative_to(root.resolve())
-        return True
+        return None
     except ValueError:
-        return False
+        return "leaves the task folder"
+    except (RuntimeError, OSError) as e:  # a symbolic link loop
+        return f"cannot be resolved: {e}"
 
 
 def _image_problem(path: Path, field: str, size: tuple[int, int] | None = None) -> Problem | None:
@@ -22,10 +29,26 @@ def _image_problem(path: Path, field: str, size: tuple[int, int] | None = None) 
         with Image.open(path) as im:
             got = im.size
             im.verify()
-    except (UnidentifiedImageError, OSError, ValueError) as e:
-        return Problem(str(path), field, f"not a readable image: {e}")
+    except Exception as e:  # noqa: BLE001 - a malformed file makes PIL raise nearly anything (SyntaxError, bombs)
+        return Problem(str(path), field, f"not a readable image: {type(e).__name__}: {e}")
     if size and (got[0] % size[0] or got[1] % size[1] or got[0] // size[0] != got[1] // size[1] or got[0] < size[0]):
         return Problem(str(path), field, f"image is {got[0]}x{got[1]}, but the task's resolution is {size[0]}x{size[1]}")
+    return None
+
+
+def _video_problem(path: Path) -> Problem | None:
+    """A problem if the video has no decodable frame (the coders sample frames from it)."""
+    import av
+
+    try:
+        with av.open(str(path)) as c:
+            if not c.streams.video:
+                return Problem(str(path), "video", "the file holds no video stream")
+            next(c.decode(video=0))
+    except StopIteration:
+        return Problem(str(path), "video", "the video has no frame")
+    except Exception as e:  # noqa: BLE001 - FFmpeg reports broken files with many error types
+        return Problem(str(path), "video", f"not a readable video: {type(e).__name__}: {e}")
     return None
 
 
@@ -37,12 +60,14 @@ def validate_task(task: Task) -> list[Problem]:
         return [Problem(str(d), "id", f"task folder {where} does not exist")]
     if task.video is None:
         out.append(Problem(str(d), "video", f"no video.mp4 or video.webm in {where}"))
+    elif (p := _video_problem(task.video)) is not None:
+        out.append(p)
     sheets = task.asset_sheets()
     if not sheets:
         out.append(Problem(str(d / "stitched_assets"), "stitched_assets", "no stitched asset sheet"))
     out.extend(p for s in sheets if (p := _image_problem(s, "stitched_assets")) is not None)
     extra = sorted(p.name for p in (d / "checkpoints").glob("step_*.png")
-                   if p.stem.removeprefix("step_").isdigit() and int(p.stem[5:]) > len(rec.action_sequence))
+                   if (m := STEP_FILE.fullmatch(p.stem)) and int(m.group(1)) > len(rec.action_sequence))
     if extra:
         out.append(Problem(str(d / "checkpoints"), "checkpoints", f"checkpoints beyond the last action: {extra}"))
     for step in [0, *rec.flagged]:
@@ -58,11 +83,14 @@ def validate_task(task: Task) -> list[Problem]:
         crop = a.iwr.target.crop if a.iwr and a.iwr.target else None
         if crop:
             p = d / crop
-            if not _inside(p, d):
-                out.append(Problem(str(d), f"action_sequence.{i}.iwr.target.crop", f"path {crop!r} leaves the task folder"))
+            if (why := _outside(p, d)) is not None:
+                out.append(Problem(str(d), f"action_sequence.{i}.iwr.target.crop", f"path {crop!r} {why}"))
             elif not p.is_file():
                 out.append(Problem(str(p), f"action_sequence.{i}.iwr.target.crop", "file does not exist"))
-    ref = task.reference_site()
+    try:
+        ref = task.reference_site()
+    except (RuntimeError, OSError) as e:  # a symbolic link loop on the way
+        return [*out, Problem(str(d), "iwr.reference.site", f"cannot be resolved: {e}")]
     if ref is not None:
         if not (ref / rec.iwr.reference.page).is_file():
             out.append(Problem(str(d), "iwr.reference.page", f"{ref / rec.iwr.reference.page} does not exist"))

@@ -49,3 +49,41 @@ def fake_openai():
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def scripted_iterative(tmp_path_factory):
+    """The scripted iterative run (tests/iterative_script.py), run once per session:
+    yields (runs_dir, result, the requests the fake model received)."""
+    import asyncio
+
+    from tests.fake_openai import FakeOpenAI
+    from tests.iterative_script import run_scripted, script
+
+    server = FakeOpenAI()
+    server.replies = script()
+    server.start()
+    try:
+        runs = tmp_path_factory.mktemp("iterative-runs")
+        result = asyncio.run(run_scripted(server.base_url, runs, SUITE))
+        yield runs, result, server.requests
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def tiny_dino(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A randomly initialised, very small DINOv2 saved as a local model folder (no download)."""
+    transformers = pytest.importorskip(
+        "transformers", reason='transformers is not installed (pip install "transformers>=5,<6")'
+    )
+    cfg = transformers.Dinov2Config(
+        hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64, image_size=56, patch_size=14
+    )
+    folder = tmp_path_factory.mktemp("tiny-dinov2")
+    transformers.Dinov2Model(cfg).save_pretrained(folder)
+    transformers.BitImageProcessor(
+        size={"shortest_edge": 64}, crop_size={"height": 56, "width": 56},
+        image_mean=[0.485, 0.456, 0.406], image_std=[0.229, 0.224, 0.225],
+    ).save_pretrained(folder)
+    return folder

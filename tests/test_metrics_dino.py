@@ -29,23 +29,6 @@ def test_nonexistent_folder_is_named(tmp_path: Path, monkeypatch) -> None:
         DinoModel()
 
 
-@pytest.fixture(scope="module")
-def tiny_dino(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    transformers = pytest.importorskip(
-        "transformers", reason='transformers is not installed (pip install "transformers>=5,<6")'
-    )
-    cfg = transformers.Dinov2Config(
-        hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=64, image_size=56, patch_size=14
-    )
-    folder = tmp_path_factory.mktemp("tiny-dinov2")
-    transformers.Dinov2Model(cfg).save_pretrained(folder)
-    transformers.BitImageProcessor(
-        size={"shortest_edge": 64}, crop_size={"height": 56, "width": 56},
-        image_mean=[0.485, 0.456, 0.406], image_std=[0.229, 0.224, 0.225],
-    ).save_pretrained(folder)
-    return folder
-
-
 def test_tiny_local_model_loads_and_scores(tiny_dino: Path) -> None:
     model = DinoModel(tiny_dino)
     red, blue = _picture((220, 30, 30)), _picture((30, 30, 220))

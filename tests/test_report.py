@@ -9,7 +9,9 @@ from playwright.async_api import async_playwright
 
 from evals.report import build_report
 from evals.runner import RunConfig, run
+from evals.stats import turn_curve
 from tasks.loader import load_suite
+from tests.iterative_script import RUN_ID
 
 pytestmark = pytest.mark.slow
 SUITE = Path(__file__).resolve().parent.parent / "tasks" / "suite"
@@ -26,6 +28,15 @@ def report(tmp_path_factory) -> Path:
     out = runs / "rep"
     index = build_report([runs / "r-oracle", runs / "r-blank"], out)
     assert index == out / "index.html" and index.is_file()
+    return out
+
+
+@pytest.fixture(scope="module")
+def iterative_report(report, scripted_iterative) -> Path:
+    """The scripted iterative run (see conftest) compared with the blank run; returns the report folder."""
+    runs, _, _ = scripted_iterative
+    out = report.parent / "rep-iterative"
+    build_report([runs / RUN_ID, report.parent / "r-blank"], out)
     return out
 
 
@@ -95,8 +106,62 @@ def test_exports_and_no_external_references(report):
     assert set(tables["breakdowns"]) == {"interaction", "visual", "domain"}
     md = (report / "tables.md").read_text()
     assert "| Model | LVS | HVS | IFS | VFS | Final |" in md and "| oracle | " in md and "| blank | " in md
-    for html in report.rglob("*.html"):
-        refs = re.findall(r'(?:src|href)="([^"]*)"', html.read_text())
+    assert_local_references(report)
+
+
+def assert_local_references(root: Path) -> None:
+    """Every src and href of every page names a file inside the report (fragments aside)."""
+    for html in root.rglob("*.html"):
+        refs = [r for r in re.findall(r'(?:src|href)="([^"]*)"', html.read_text()) if not r.startswith("#")]
         assert refs and all("://" not in r and not r.startswith(("/", "data:")) for r in refs), html
         for r in refs:
             assert (html.parent / r).resolve().is_file(), (html, r)
+
+
+async def test_iterative_report_plots_score_per_turn(iterative_report):
+    curve = json.loads((iterative_report / "tables.json").read_text())["turn_curves"]
+    assert list(curve) == [RUN_ID]  # the blank run judged no drafts: no line
+    finals = [p["final"] for p in curve[RUN_ID]]
+    assert [p["turn"] for p in curve[RUN_ID]] == [1, 2, 3, 4] and finals[0] < 0.5 < finals[-1] == 1.0
+    assert curve[RUN_ID][-1]["tokens"] > curve[RUN_ID][0]["tokens"] > 0 and curve[RUN_ID][-1]["cost_usd"] > 0
+
+    async def check(page):
+        for axis in ("turn", "tokens", "dollars"):
+            plot = page.locator(f'svg.plot[aria-label="Mean Final against {axis}"]')
+            assert await plot.count() == 1 and await plot.locator("polyline").count() == 1
+            assert await plot.locator("circle").count() >= 2 + 1  # a marker per turn (or draft), plus the legend's
+        assert f"Final({RUN_ID}) − Final(r-blank)" in await page.locator("main").inner_text()
+
+    await open_in_chromium((iterative_report / "index.html").as_uri(), iterative_report, check)
+    assert "## Score per turn" in (iterative_report / "tables.md").read_text()
+
+
+async def test_task_page_shows_the_coder_trajectory(iterative_report):
+    async def check(page):
+        traj = page.locator("article.turn")
+        assert await page.locator("h2#trajectory").count() == 1 and await traj.count() == 7
+        await page.wait_for_function("Array.from(document.images).every(i => i.complete)")
+        shots = await page.evaluate("Array.from(document.querySelectorAll('article.turn img')).map(i => i.naturalWidth)")
+        assert len(shots) == 2 and min(shots) > 0  # the two judged drafts
+        text = await traj.all_inner_texts()
+        assert "write_file" in text[0] and "0 of 7 actions" in text[2] and "kept" in text[3] and "finish" in text[6]
+        # the model's words are shown as text, never as markup
+        assert "First draft <b>from the video</b>." in text[0] and await page.locator("article.turn .said b").count() == 0
+
+    await open_in_chromium((iterative_report / "tasks" / RUN_ID / "1.html").as_uri(), iterative_report, check)
+    assert "Coder trajectory" not in (iterative_report / "tasks" / "r-blank" / "1.html").read_text()
+    assert_local_references(iterative_report)
+
+
+def test_turn_curve_carries_the_latest_draft_forward():
+    def res(status, *drafts):
+        return {"task_id": "t", "status": status, "coder": {"turn_scores": [
+            {"turn": t, "final": f, "ifs": f, "vfs": f, "tokens": 100 * t, "cost_usd": t / 100} for t, f in drafts]}}
+
+    results = [res("scored", (1, 0.3), (3, 0.9)), res("scored", (2, 0.5)), res("model_failure"),
+               res("infra_failure", (1, 1.0))]
+    curve = turn_curve(results)
+    assert [(p["turn"], p["n"]) for p in curve] == [(1, 3), (2, 3), (3, 3)]
+    assert [round(p["final"], 4) for p in curve] == [0.1, round(0.8 / 3, 4), round(1.4 / 3, 4)]
+    assert [round(p["tokens"], 4) for p in curve] == [round(100 / 3, 4), 100.0, round(500 / 3, 4)]
+    assert turn_curve([res("scored"), {"task_id": "u", "status": "scored"}]) == []

@@ -9,7 +9,9 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from mcp_servers.browser.hub import BrowserFault, Session, SessionError
-from mcp_servers.browser.page_scripts import LIST_ELEMENTS, PAGE_STATE, RUN_CHECKS, TWO_FRAMES
+from mcp_servers.browser.page_scripts import LIST_ELEMENTS, PAGE_STATE, RUN_CHECKS
+from mcp_servers.browser.capture import settled_png
+from mcp_servers.browser.settle import settle_page
 
 SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,80}$")
 
@@ -32,25 +34,27 @@ async def _bounded(coro, seconds: float, what: str):
         raise ActionFailed(f"{what}: {msg}") from None
 
 
-async def settle(s: Session, wait_ms: int = 0, timeout_s: float = 5.0) -> None:
-    """Wait the given time, then until two animation frames have been painted."""
-    if wait_ms:
-        await asyncio.sleep(wait_ms / 1000)
-    try:
-        await asyncio.wait_for(s.page.evaluate(TWO_FRAMES), timeout_s)
-    except (asyncio.TimeoutError, PlaywrightError):
-        pass  # a page that never paints still gets its screenshot; the screenshot bounds itself
+async def settle(s: Session, wait_ms: int = 0, timeout_s: float = 2.0) -> dict:
+    """Wait the recorded time, then until the network is idle and the DOM stopped changing (bounded);
+    the screenshot that follows waits for a freshly painted frame itself."""
+    return await settle_page(s.page, s.inflight, wait_ms, timeout_s)
 
 
-async def screenshot(s: Session, name: str | None = None, full_page: bool = False, timeout_s: float = 20) -> Path:
-    """Save a PNG of the viewport (or the full page) in the session's folder and return its path."""
+async def screenshot(s: Session, name: str | None = None, full_page: bool = False, timeout_s: float = 20,
+                     wait_ms: int = 0) -> Path:
+    """Let `wait_ms` pass, settle, and save a PNG of the viewport (or the full page) in the session's
+    folder; returns its path."""
     s.shot_count += 1
     name = name or f"shot_{s.shot_count:03d}"
     if not SAFE_NAME.match(name):
         raise SessionError(f"screenshot name {name!r} must be letters, digits, '_', '-' or '.'")
     path = s.shots_dir / (name if name.endswith(".png") else f"{name}.png")
-    await _bounded(s.page.screenshot(path=str(path), full_page=full_page, animations="disabled",
-                                     caret="hide", timeout=timeout_s * 1000), timeout_s + 2, "screenshot")
+    if full_page:
+        await settle(s, wait_ms)
+        await _bounded(s.page.screenshot(path=str(path), full_page=True, animations="disabled",
+                                         caret="hide", timeout=timeout_s * 1000), timeout_s + 2, "screenshot")
+    else:
+        path.write_bytes(await _bounded(settled_png(s, wait_ms), timeout_s + wait_ms / 1000, "screenshot"))
     return path
 
 

@@ -6,20 +6,23 @@ import datetime as dt
 import itertools
 import os
 import shutil
+import signal
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from playwright.async_api import Browser, BrowserContext, Page, Playwright, Route, async_playwright
 
-from mcp_servers.browser.launch import CHROMIUM_ARGS, chromium_path, is_loopback_url
+from mcp_servers.browser.launch import CHROMIUM_ARGS, chromium_path, is_loopback_url, kill_renderers
 from mcp_servers.browser.page_scripts import SEED_RANDOM
+from mcp_servers.browser.settle import watch_activity
 from mcp_servers.browser.static_site import StaticSite
 
 
 def _sweep_orphans() -> None:
     """Remove temp screenshot folders left by servers that were killed (their pid no longer runs)."""
-    for d in Path(tempfile.gettempdir()).glob("iwr-shots-*-*"):
+    for d in [*Path(tempfile.gettempdir()).glob("iwr-shots-*-*"), *Path(tempfile.gettempdir()).glob("iwr-chromium-*-*")]:
         pid = d.name.split("-")[2]
         if pid.isdigit() and not Path(f"/proc/{pid}").exists():
             shutil.rmtree(d, ignore_errors=True)
@@ -49,6 +52,8 @@ class Session:
     dialogs: list[str] = field(default_factory=list)
     elements: object | None = None  # JSHandle of the last element list, for refs
     shot_count: int = 0
+    inflight: set = field(default_factory=set)  # open requests, for settling (see settle.py)
+    cdp: object | None = None  # CDP session of the page, for fast screenshots (see capture.py)
 
 
 class BrowserHub:
@@ -65,29 +70,87 @@ class BrowserHub:
         self._sessions: dict[str, Session] = {}
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()
+        self._tag = f"--iwr-hub={os.getpid()}-{id(self)}"  # finds this hub's Chromium among the processes
+        # Chromium's own temp files (shared memory, with --disable-dev-shm-usage) go here, removed on stop.
+        # (Chromium's singleton socket path inside it must stay under the 108-byte Unix socket limit.)
+        short = tempfile.gettempdir() if len(tempfile.gettempdir()) <= 20 else "/tmp"
+        self._chromium_tmp = Path(tempfile.mkdtemp(prefix=f"iwr-chromium-{os.getpid()}-", dir=short))
+        self._closing: set[asyncio.Future] = set()
+        self._previous_sigterm = None
 
     async def start(self) -> "BrowserHub":
-        self._pw = await async_playwright().start()
+        # Playwright's driver puts Chromium's profile and its artifacts in its TMPDIR: ours, so one
+        # removal (on stop, on SIGTERM, or by the next server's sweep) takes everything.
+        saved = os.environ.get("TMPDIR")
+        os.environ["TMPDIR"] = str(self._chromium_tmp)
         try:
-            self._browser = await self._pw.chromium.launch(
-                executable_path=chromium_path(), headless=self.headless, args=CHROMIUM_ARGS)
-        except Exception as e:
+            self._pw = await async_playwright().start()
+        finally:
+            os.environ.pop("TMPDIR") if saved is None else os.environ.__setitem__("TMPDIR", saved)
+        self._on_sigterm_kill_browser()
+        try:
+            await self._launch()
+        except BrowserFault:
             await self._pw.stop()
-            raise BrowserFault(f"cannot launch Chromium ({chromium_path() or 'playwright default'}): {e}") from e
+            shutil.rmtree(self._chromium_tmp, ignore_errors=True)
+            raise
         return self
 
+    async def _launch(self) -> None:
+        try:
+            self._browser = await self._pw.chromium.launch(
+                executable_path=chromium_path(), headless=self.headless, args=[*CHROMIUM_ARGS, self._tag],
+                env={**os.environ, "TMPDIR": str(self._chromium_tmp)})
+        except Exception as e:
+            raise BrowserFault(f"cannot launch Chromium ({chromium_path() or 'playwright default'}): {e}") from e
+
+    async def _relaunch_if_dead(self) -> None:
+        """A Chromium that crashed or was killed is replaced, so the next task gets a browser again;
+        the sessions it held are gone with it."""
+        async with self._lock:
+            if self._pw is None or (self._browser is not None and self._browser.is_connected()):
+                return
+            for sid in list(self._sessions):
+                await self.close(sid)
+            await self._launch()
+
+    def _on_sigterm_kill_browser(self) -> None:
+        """An MCP client that loses patience sends SIGTERM: take Chromium and its files down with us."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+
+        def die(signum, frame):
+            kill_renderers(self._tag, everything=True)
+            shutil.rmtree(self._chromium_tmp, ignore_errors=True)
+            if self._own_tmp:
+                shutil.rmtree(self.shots_root, ignore_errors=True)
+            os._exit(128 + signum)
+
+        self._previous_sigterm = signal.signal(signal.SIGTERM, die)
+
     async def stop(self) -> None:
+        if self._browser is not None:
+            kill_renderers(self._tag)  # nothing is left to render; a hung one would stall the shutdown
         for sid in list(self._sessions):
-            await self.close(sid)
+            try:
+                await asyncio.wait_for(self.close(sid), 1.0)
+            except Exception:  # Chromium is about to go anyway
+                pass
+        if self._closing:  # contexts still closing in the background (asyncio.wait refuses an empty set)
+            await asyncio.wait(set(self._closing), timeout=1.0)
         if self._browser is not None:
             try:
-                await self._browser.close()
-            except Exception:
-                pass
+                await asyncio.wait_for(self._browser.close(), 1.5)
+            except Exception:  # within the MCP client's grace: Playwright removes the profile once Chromium is gone
+                kill_renderers(self._tag, everything=True)
+                await asyncio.sleep(0.3)
         if self._pw is not None:
             await self._pw.stop()
+        shutil.rmtree(self._chromium_tmp, ignore_errors=True)
         if self._own_tmp:
             shutil.rmtree(self.shots_root, ignore_errors=True)
+        if self._previous_sigterm is not None:
+            signal.signal(signal.SIGTERM, self._previous_sigterm)
 
     async def __aenter__(self) -> "BrowserHub":
         return await self.start()
@@ -111,7 +174,7 @@ class BrowserHub:
         """Open a loopback URL, or a local HTML file / folder served on its own loopback port
         (from `serve_root` when given, so pages can reach sibling folders such as assets/)."""
         if self._browser is None or not self._browser.is_connected():
-            raise BrowserFault("browser is not running")
+            await self._relaunch_if_dead()
         site, url = None, target
         if not target.startswith(("http://", "https://", "about:", "data:")):
             path = Path(target).expanduser().resolve()
@@ -129,15 +192,21 @@ class BrowserHub:
         elif not is_loopback_url(target):
             raise SessionError(f"only loopback URLs may be opened, not {target}")
         sid = f"s{next(self._ids)}"
-        context = await self._browser.new_context(
-            viewport={"width": width, "height": height}, device_scale_factor=scale,
-            service_workers="block", locale="en-US", timezone_id="UTC", reduced_motion="reduce")
+        try:
+            context = await self._browser.new_context(
+                viewport={"width": width, "height": height}, device_scale_factor=scale,
+                service_workers="block", locale="en-US", timezone_id="UTC", reduced_motion="reduce")
+        except Exception as e:  # the browser died under us: an infrastructure fault, not the page's
+            if site is not None:
+                site.close()
+            raise BrowserFault(f"cannot open a browser context: {str(e).splitlines()[0]}") from e
         session = Session(id=sid, context=context, page=None, shots_dir=self.shots_root / sid, site=site)  # type: ignore[arg-type]
         session.shots_dir.mkdir(parents=True, exist_ok=True)
         await context.route("**/*", lambda route: self._route(session, route))
         await context.route_web_socket(lambda url: True, lambda ws: self._route_ws(session, ws))
         if seed is not None:
             await context.add_init_script(SEED_RANDOM % seed)
+        await watch_activity(context, session.inflight)
         if clock:
             await context.clock.install(time=dt.datetime.fromisoformat(clock.replace("Z", "+00:00")))
         page = await context.new_page()
@@ -152,9 +221,15 @@ class BrowserHub:
         return session
 
     async def close(self, sid: str) -> None:
+        """Forget a session at once; its context closes in the background (a few hundred ms nobody waits for)."""
         s = self._sessions.pop(sid, None)
         if s is None:
             return
+        closing = asyncio.ensure_future(self._dispose(s))
+        self._closing.add(closing)
+        closing.add_done_callback(self._closing.discard)
+
+    async def _dispose(self, s: Session) -> None:
         try:
             await asyncio.wait_for(s.context.close(), 10)
         except Exception:

@@ -21,6 +21,13 @@ CHROMIUM_ARGS = [
     "--disable-partial-raster",
     "--force-color-profile=srgb",
     "--hide-scrollbars",
+    # Keys and the wheel jump instead of animating: a settled page is then one whose scroll is done,
+    # however slowly a loaded machine would have played the animation.
+    "--disable-smooth-scrolling",
+    # A fence behind the request routing: anything that is not loopback and still reaches the network
+    # stack (Chromium's own update and sign-in calls, a request routing missed) goes to a proxy that
+    # answers nothing. Loopback always bypasses it. The hostile-page selftest points it at a sink.
+    f"--proxy-server={os.environ.get('IWR_OUTSIDE_PROXY', 'http://127.0.0.1:9')}",
 ]
 
 ALWAYS_ALLOWED_SCHEMES = {"about", "data", "blob"}
@@ -51,3 +58,37 @@ def is_loopback_url(url: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def kill_renderers(tag: str, everything: bool = False) -> int:
+    """SIGKILL the renderer processes (or, with `everything`, all processes) of the Chromium launched
+    with the switch `tag` (Linux /proc).
+
+    A renderer stuck in a page's endless script makes Chromium's own shutdown wait for it, longer
+    than an MCP client gives a server to exit; killed that way, Chromium leaves its temp profile behind.
+    """
+    import signal
+    from pathlib import Path
+
+    parents, cmdlines = {}, {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                parents[int(d.name)] = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                cmdlines[int(d.name)] = (d / "cmdline").read_bytes()
+            except (OSError, IndexError, ValueError):
+                pass
+    frontier = {p for p, c in cmdlines.items() if tag.encode() in c.split(b"\0")}
+    tree = set(frontier)
+    while frontier:
+        frontier = {p for p, pp in parents.items() if pp in frontier} - tree
+        tree |= frontier
+    killed = 0
+    for pid in tree:
+        if everything or b"--type=renderer" in cmdlines.get(pid, b""):
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except OSError:
+                pass
+    return killed

@@ -99,9 +99,32 @@ RUN_CHECKS = """
   const shown = (el) => { const r = el.getBoundingClientRect(); const cs = getComputedStyle(el);
     return r.width > 0 && r.height > 0 && cs.visibility !== 'hidden' && cs.display !== 'none'; };
   const q = (sel) => { try { return Array.from(document.querySelectorAll(sel)); } catch (e) { return null; } };
+  // innerText keeps text a reader cannot see (off-page, transparent, zero-sized); a hostile page could
+  // plant the expected text that way. Text counts as visible only if some smallest element holding it
+  // is painted inside the document.
+  const painted = (el) => {
+    const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+    if (r.width < 1 || r.height < 1 || r.right + scrollX <= 0 || r.bottom + scrollY <= 0) return false;
+    if (parseFloat(cs.fontSize) < 4 || /^rgba\(.*,\s*0\)$/.test(cs.color) || cs.color === 'transparent') return false;
+    for (let e = el; e; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.display === 'none' || s.visibility === 'hidden' || parseFloat(s.opacity) < 0.05) return false;
+    }
+    return true;
+  };
+  const seen = (t) => {
+    if (!body.includes(t)) return false;
+    const holders = [];
+    const descend = (el) => {
+      const inner = Array.from(el.children).filter((c) => norm(c.innerText).includes(t));
+      if (!inner.length) holders.push(el); else inner.forEach(descend);
+    };
+    descend(document.body);
+    return holders.some(painted);
+  };
   return checks.map((c) => {
-    if (c.kind === 'text_visible') return {ok: body.includes(norm(c.text)), observed: body.slice(0, 300)};
-    if (c.kind === 'text_absent') return {ok: !body.includes(norm(c.text)), observed: body.slice(0, 300)};
+    if (c.kind === 'text_visible') return {ok: seen(norm(c.text)), observed: body.slice(0, 300)};
+    if (c.kind === 'text_absent') return {ok: !seen(norm(c.text)), observed: body.slice(0, 300)};
     if (c.kind === 'url_contains') return {ok: location.href.includes(c.text), observed: location.href};
     const els = q(c.selector);
     if (els === null) return {ok: false, observed: 'invalid selector'};

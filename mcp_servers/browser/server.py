@@ -80,9 +80,7 @@ def build_server(shots_dir: Path | None = None) -> MCPServer:
     async def screenshot(session: str, ctx: Context, name: str | None = None, full_page: bool = False,
                          wait_ms: int = 0) -> Shot:
         """Save a full-size PNG of the viewport (or the full page) on disk and return its path."""
-        s = hub_of(ctx).get(session)
-        await actions.settle(s, wait_ms)
-        path = await actions.screenshot(s, name, full_page)
+        path = await actions.screenshot(hub_of(ctx).get(session), name, full_page, wait_ms=wait_ms)
         w, h = image_size(path)
         return Shot(path=str(path), width=w, height=h)
 

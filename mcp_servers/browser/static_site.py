@@ -21,6 +21,10 @@ class _Handler(SimpleHTTPRequestHandler):
 
     def end_headers(self):
         self.send_header("Cache-Control", "no-store")
+        # Requests from workers (shared and service workers, and sockets they open) bypass the
+        # browser's request routing, where outside requests are blocked and counted, so the page
+        # may not start any. A generated single-file page has no use for them.
+        self.send_header("Content-Security-Policy", "worker-src 'none'")
         super().end_headers()
 
 

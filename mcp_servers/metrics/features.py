@@ -11,6 +11,11 @@ from typing import Any
 
 import numpy as np
 import torch
+
+# One intra-op thread: the same sums in the same order in every process (a Ray worker gets
+# OMP_NUM_THREADS=1, a laptop eight), so a value never differs in its last bits between executors;
+# scoring runs several checkpoints at once for parallelism instead.
+torch.set_num_threads(1)
 from PIL import Image
 
 from .images import ImageLike, load_rgb

@@ -10,6 +10,7 @@ from mcp.server.mcpserver import Context, MCPServer
 
 from mcp_servers.common import READ_ONLY, mapped_errors
 from mcp_servers.metrics.compare import MetricModels, MetricUnavailable, compare as compare_images
+from mcp_servers.metrics.locate import locate as locate_template
 from mcp_servers.metrics.ocr import ocr_text
 
 errors = mapped_errors((ValueError, FileNotFoundError, PermissionError), (MetricUnavailable, RuntimeError, OSError))
@@ -59,6 +60,13 @@ def build_server(allowed_roots: list[Path] | None = None, preload: bool = True) 
         """Text read from an image by OCR (Tesseract), cut to max_chars."""
         text = await anyio.to_thread.run_sync(lambda: ocr_text(confined(image, roots)))
         return {"text": text[:max_chars], "truncated": len(text) > max_chars}
+
+    @mcp.tool(annotations=READ_ONLY)
+    @errors
+    async def locate(template: str, image: str) -> dict:
+        """Where a small picture (e.g. a recorded target's crop) best matches on a screenshot: x, y, width, height, score."""
+        tpl, img = confined(template, roots), confined(image, roots)
+        return await anyio.to_thread.run_sync(lambda: locate_template(tpl, img))
 
     @mcp.tool(annotations=READ_ONLY)
     async def list_metrics() -> list[str]:

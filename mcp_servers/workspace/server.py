@@ -85,7 +85,7 @@ def build_server(root: Path) -> MCPServer:
         hub = await ctx.request_context.lifespan_context.get()
         s = await hub.open(str(target), width=width, height=height, serve_root=ws.root)
         try:
-            await actions.settle(s, 300)
+            await actions.settle(s)  # as the judge does after loading: network idle and DOM quiet, no fixed sleep
             shot = await actions.screenshot(s, "render", full_page)
             _, _, jpeg = model_view(shot)
             report = {"console_errors": [m["text"] for m in s.console if m["type"] == "error"][:20],

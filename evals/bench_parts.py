@@ -1,0 +1,191 @@
+"""The measurements `iwr bench` puts side by side, each a plain function over real parts.
+
+The floor and the fixed-sleep replay drive Playwright directly with the recorded target selectors:
+the least a replay can cost, and what the reference implementation's sleeps add to it.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from agents.toolbox import Toolbox
+from graphs.act_offline import scroll_amount
+from graphs.judge import JudgeConfig, judge
+from mcp_servers.browser import actions
+from mcp_servers.browser.hub import BrowserHub
+from mcp_servers.metrics.compare import MetricModels, compare
+from tasks.loader import Task
+from tasks.schema import size_of
+
+# The reference implementation's sleeps (seconds): after loading, after an action, after a scroll.
+REFERENCE_SLEEPS = {"load": 1.0, "action": 0.5, "Scroll": 1.0}
+
+
+def record_of(task: Task) -> dict:
+    return task.record.model_dump(mode="json", exclude_none=True)
+
+
+def entry_of(task: Task) -> Path:
+    return task.reference_site() / task.record.iwr.reference.page
+
+
+def judge_metrics(config: JudgeConfig) -> list[str]:
+    return sorted(set(config.lvs_metrics) | {config.hvs_metric})
+
+
+async def _direct_action(page, action: dict, height: int) -> None:
+    """One recorded action with plain Playwright calls: no grounding, no settling."""
+    kind, params = action["type"], action["parameters"]
+    selector = ((action.get("iwr") or {}).get("target") or {}).get("selector")
+    if kind in ("Click", "Type"):
+        await page.click(selector)
+        if kind == "Type":
+            await page.keyboard.type(params.get("text") or "")
+    elif kind == "Press":
+        await page.keyboard.press(params["key"])
+    else:
+        amount = scroll_amount(params, height) * (-1 if params.get("direction") == "up" else 1)
+        vp = page.viewport_size
+        await page.mouse.move(vp["width"] / 2, vp["height"] / 2)
+        await page.mouse.wheel(0, amount)
+
+
+async def direct_replay(hub: BrowserHub, task: Task, sleeps: dict | None = None) -> dict:
+    """Replay a task's actions directly, one screenshot after each; with `sleeps`, sleep as the
+    reference does. Returns the per-action seconds and the whole replay's seconds."""
+    width, height = size_of(record_of(task))
+    t0 = time.monotonic()
+    s = await hub.open(str(entry_of(task)), width, height)
+    try:
+        if sleeps:
+            await asyncio.sleep(sleeps["load"])
+        await s.page.screenshot(animations="disabled", caret="hide")
+        per_action = []
+        for action in record_of(task)["action_sequence"]:
+            a0 = time.monotonic()
+            await _direct_action(s.page, action, height)
+            if sleeps:
+                await asyncio.sleep(sleeps.get(action["type"], sleeps["action"]))
+            await s.page.screenshot(animations="disabled", caret="hide")
+            per_action.append(time.monotonic() - a0)
+    finally:
+        await hub.close(s.id)
+    return {"actions": per_action, "seconds": time.monotonic() - t0}
+
+
+async def judge_replay(tools: Toolbox, task: Task, config: JudgeConfig) -> dict:
+    """The judge's replay without scoring: per-action seconds (grounding, acting, settling,
+    screenshot, assertion), the whole replay's seconds and the screenshots per step."""
+    t0 = time.monotonic()
+    j = await judge(tools, record_of(task), str(task.folder), str(entry_of(task).resolve()),
+                    config.model_copy(update={"visual": False}))
+    seconds = time.monotonic() - t0
+    done = [a for a in j["actions"] if a.get("screenshot")]
+    shots = {a["index"]: a["screenshot"] for a in done}
+    if done:
+        shots[0] = str(Path(done[0]["screenshot"]).parent / "step_0.png")
+    return {"actions": [a["seconds"] for a in j["actions"] if "seconds" in a], "seconds": seconds, "shots": shots,
+            "passed": j["successful_actions"], "total": j["total_actions"]}
+
+
+def checkpoint_pairs(task: Task, shots: dict) -> list[tuple[str, str]]:
+    """(reference, candidate) for every checkpoint the judge scores, from a replay's screenshots."""
+    steps = [0] + [i for i, a in enumerate(record_of(task)["action_sequence"], 1) if a.get("visual_evaluation_flag")]
+    return [(str(task.folder / "checkpoints" / f"step_{k}.png"), shots[k]) for k in steps if k in shots]
+
+
+async def score_pairs(tools: Toolbox, pairs: list[tuple[str, str]], metrics: list[str]) -> float:
+    """Seconds to score checkpoints one after another through the metrics server."""
+    t0 = time.monotonic()
+    for ref, cand in pairs:
+        await tools.call("metrics", "compare", reference=ref, candidate=cand, metrics=metrics)
+    return time.monotonic() - t0
+
+
+def metric_ms(pairs: list[tuple[str, str]], metrics: list[str], models: MetricModels) -> dict:
+    """Milliseconds per metric per checkpoint, each metric alone and with nothing remembered."""
+    out = {}
+    for m in metrics:
+        fresh = MetricModels(feature=models.feature_model(), memo_size=0)
+        t0 = time.monotonic()
+        for ref, cand in pairs:
+            compare(ref, cand, [m], fresh)
+        out[m] = round(1000 * (time.monotonic() - t0) / max(1, len(pairs)), 1)
+    return out
+
+
+async def mcp_vs_direct(tools: Toolbox, hub: BrowserHub, task: Task, metrics: list[str], models: MetricModels,
+                        rounds: int = 8) -> dict:
+    """A screenshot plus a metric call through the MCP servers, against the same work in process."""
+    width, height = size_of(record_of(task))
+    ref = str(task.folder / "checkpoints" / "step_0.png")
+    opened = await tools.call("browser", "open", target=str(entry_of(task).resolve()), width=width, height=height)
+    s = await hub.open(str(entry_of(task)), width, height)
+    via_mcp = direct = 0.0
+    try:
+        for i in range(rounds + 1):  # the first round warms both up and is not counted
+            t0 = time.monotonic()
+            shot = await tools.call("browser", "screenshot", session=opened["session"], name=f"bench_{i}")
+            await tools.call("metrics", "compare", reference=ref, candidate=shot["path"], metrics=metrics)
+            t1 = time.monotonic()
+            await actions.settle(s)
+            path = await actions.screenshot(s, f"bench_{i}")
+            compare(ref, path, metrics, models)
+            t2 = time.monotonic()
+            if i:
+                via_mcp, direct = via_mcp + t1 - t0, direct + t2 - t1
+    finally:
+        await tools.call("browser", "close", session=opened["session"])
+        await hub.close(s.id)
+    return {"mcp_s": via_mcp / rounds, "direct_s": direct / rounds}
+
+
+def _descendants(pid: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    out, todo = [], [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def browser_mb(pid: int) -> float:
+    """Proportional memory (PSS, so shared pages count once) of the Chromium processes under `pid`."""
+    kb = 0
+    for p in _descendants(pid):
+        try:
+            if "chrom" not in Path(f"/proc/{p}/comm").read_text():
+                continue
+            for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    kb += int(line.split()[1])
+        except OSError:
+            continue
+    return kb / 1024
+
+
+async def memory_per_context(hub: BrowserHub, tasks: list[Task], pid: int) -> float:
+    """Peak extra browser memory per open context (MB), each context replaying its task."""
+    base = browser_mb(pid)
+    sessions, peak = [], base
+    try:
+        for t in tasks:
+            width, height = size_of(record_of(t))
+            sessions.append((t, await hub.open(str(entry_of(t)), width, height)))
+        for t, s in sessions:
+            for action in record_of(t)["action_sequence"][:4]:
+                await _direct_action(s.page, action, s.page.viewport_size["height"])
+                await s.page.screenshot()
+                peak = max(peak, browser_mb(pid))
+    finally:
+        for _, s in sessions:
+            await hub.close(s.id)
+    return (peak - base) / max(1, len(sessions))

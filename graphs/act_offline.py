@@ -1,0 +1,133 @@
+"""Performing one recorded action with the offline grounding (no model), and the helpers every
+profile shares: clicking or typing at a target, scrolling, and turning tool errors into verdicts.
+
+Offline grounding tries, in order: the task's structured hint, role/name/text matching of the
+description, template matching of the recorded target's crop on the current screenshot, and the
+recorded position scaled to the page.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from agents.toolbox import Toolbox, ToolCallError
+from graphs.grounding import Plan, label_probe, names_agree, plans_for, target_quotes, type_text_of
+from tasks.schema import size_of
+
+NOT_FOUND = ("no visible element", "no element with ref", "named like", "matches nothing")
+TEMPLATE_MIN_SCORE = 0.9
+
+
+async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: dict, task_folder: str,
+                                before: str, trace: dict, compat_clicks: bool = False) -> tuple[bool, str]:
+    """Ground a Click/Type without a model and perform it; (success, reason). Fills trace["grounding"]."""
+    kind, params = action["type"], action["parameters"]
+    text = type_text_of(params.get("description", ""), params.get("text")) if kind == "Type" else None
+    if kind == "Type" and text is None:
+        trace["grounding"] = {"strategy": "none", "tried": []}
+        return False, "no text to type in the action"
+    tried: list[dict] = []
+    quotes = target_quotes(params.get("description", ""), kind)
+    async for plan in _plans(tools, sid, action, task, task_folder):
+        if plan.strategy == "template":
+            plan = await _template_plan(tools, plan, before, tried)
+            if plan is None:
+                continue
+        probe = label_probe(plan.args) if quotes else None
+        if probe:
+            label = json.loads((await tools.call("browser", "evaluate", session=sid, expression=probe))["value"])
+            if label is None or not names_agree(quotes, label):
+                tried.append({"strategy": plan.strategy, "args": plan.args, "ok": False,
+                              "error": f"no visible element named like {quotes} there (found {str(label)[:60]!r})"})
+                continue
+        ok, why = await perform(tools, sid, kind, plan.args, text, compat_clicks)
+        tried.append({"strategy": plan.strategy, "args": plan.args, "ok": ok, "why": plan.why, "error": why or None})
+        if ok or not not_found(why):
+            trace["grounding"] = {"strategy": plan.strategy, "target": plan.args, "why": plan.why,
+                                  "alternatives": plan.alternatives, "tried": tried}
+            return ok, why
+    trace["grounding"] = {"strategy": "none", "tried": tried}
+    return False, "element not found: " + (tried[-1]["error"] if tried else "no candidate matched the description")
+
+
+async def _plans(tools: Toolbox, sid: str, action: dict, task: dict, task_folder: str):
+    """The grounding plans in order; the element list is fetched only when the hint did not do."""
+    hint = (action.get("iwr") or {}).get("target") or {}
+    if hint.get("selector"):
+        yield Plan("hint.selector", {"selector": hint["selector"]}, 1.0, "structured target hint")
+    elements = await tools.call("browser", "elements", session=sid)
+    plans = [p for p in plans_for(action, elements, size_of(task), size_of(task)) if p.strategy != "hint.selector"]
+    if hint.get("crop"):  # before the recorded position, which is the weakest evidence
+        at = next((n for n, p in enumerate(plans) if p.strategy == "hint.position"), len(plans))
+        plans.insert(at, Plan("template", {"crop": str(Path(task_folder) / hint["crop"])}, 0.5, "recorded target's crop"))
+    for plan in plans:
+        yield plan
+
+
+async def _template_plan(tools: Toolbox, plan: Plan, screenshot: str, tried: list) -> Plan | None:
+    """The template plan made concrete: the centre of the best match, if it is a good one."""
+    if not Path(plan.args["crop"]).is_file():
+        tried.append({"strategy": "template", "args": plan.args, "ok": False, "error": "no crop file"})
+        return None
+    m = await tools.call("metrics", "locate", template=plan.args["crop"], image=screenshot)
+    if m["score"] < TEMPLATE_MIN_SCORE:
+        tried.append({"strategy": "template", "args": plan.args, "ok": False,
+                      "error": f"best match of the crop scores {m['score']:.3f} (matches nothing above {TEMPLATE_MIN_SCORE})"})
+        return None
+    return Plan("template", {"x": m["x"] + m["width"] / 2, "y": m["y"] + m["height"] / 2}, m["score"],
+                f"crop matched with score {m['score']:.3f}")
+
+
+def not_found(error: str) -> bool:
+    return any(m in error for m in NOT_FOUND)
+
+
+async def perform(tools: Toolbox, sid: str, kind: str, target: dict, text: str | None,
+                  compat_clicks: bool = False) -> tuple[bool, str]:
+    """Click or type at a target; (success, reason). With `compat_clicks`, as in the reference code,
+    a click that raised for any reason other than a missing element still counts as done."""
+    try:
+        if kind != "Type":
+            await tools.call("browser", "click", session=sid, **target)
+        elif "x" in target:  # a position: focus by clicking there, then type into whatever has focus
+            await tools.call("browser", "click", session=sid, **target)
+            await tools.call("browser", "type", session=sid, text=text)
+        else:
+            await tools.call("browser", "type", session=sid, text=text, **target)
+        return True, ""
+    except ToolCallError as e:
+        if compat_clicks and kind == "Click" and not not_found(str(e)):
+            return True, ""
+        return False, str(e)
+
+
+async def attempt(call) -> tuple[bool, str]:
+    try:
+        await call
+        return True, ""
+    except ToolCallError as e:
+        return False, str(e)
+
+
+async def scroll(tools: Toolbox, sid: str, params: dict, height: int, min_px: float, compat: bool,
+                 trace: dict) -> tuple[bool, str]:
+    """Scroll as the action says (the reference, and `compat`, always scroll down half a viewport)."""
+    direction = "down" if compat else (params.get("direction") or "down").lower()
+    amount = height / 2 if compat else scroll_amount(params, height)
+    trace["grounding"] = {"strategy": "scroll", "target": {"direction": direction, "amount": amount}}
+    try:
+        out = await tools.call("browser", "scroll", session=sid, direction=direction, amount=amount)
+    except ToolCallError as e:
+        return False, str(e)
+    d = out["detail"]
+    moved = abs(d["scroll_y_after"] - d["scroll_y_before"]) + abs(d["scroll_x_after"] - d["scroll_x_before"])
+    trace["did"] = d
+    return (moved > min_px, "" if moved > min_px else f"page did not scroll ({moved:.0f} px)")
+
+
+def scroll_amount(params: dict, height: int) -> float:
+    sp = (params.get("scroll_page") or "").strip().lower()
+    try:
+        return float(sp) * height if sp and float(sp) < 20 else (float(sp) if sp else height / 2)
+    except ValueError:
+        return {"half": height / 2, "one": height, "full": height, "page": height}.get(sp, height / 2)

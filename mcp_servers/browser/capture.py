@@ -1,0 +1,48 @@
+"""Settled viewport screenshots through CDP with speed-optimised PNG encoding.
+
+Chromium's default PNG compression is most of a screenshot's cost (about 3x the capture itself);
+`optimizeForSpeed` keeps the same pixels in a somewhat larger file. The page is prepared as
+Playwright's `animations="disabled"`, `caret="hide"` do, so pixels match its screenshots; the
+activity probes of settling ride on that preparation: a shot taken between two equal probes, with
+no request open, shows a settled page, so the common case costs two evaluations and the capture.
+"""
+from __future__ import annotations
+
+import asyncio
+import base64
+import time
+
+from mcp_servers.browser.settle import MAX_S, QUIET_S, probe, quiet, settle_page
+
+PREPARE = "() => window.__iwr ? window.__iwr.prepare() : false"
+RESTORE = "() => window.__iwr ? window.__iwr.restore() : false"
+
+
+async def _capture(session) -> bytes:
+    if session.cdp is None:
+        session.cdp = await session.context.new_cdp_session(session.page)
+    shot = await session.cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+    return base64.b64decode(shot["data"])
+
+
+async def settled_png(session, wait_ms: int = 0, max_s: float = MAX_S) -> bytes:
+    """PNG bytes of the viewport once the page has settled (or as it is after `max_s`)."""
+    if wait_ms:
+        await asyncio.sleep(wait_ms / 1000)
+    page, deadline = session.page, time.monotonic() + max_s
+    if getattr(session, "dpr", None) is None:
+        session.dpr = await probe(page, "() => devicePixelRatio", max_s) or 1
+    while True:
+        # A scaled device comes back in CSS pixels without a clip, which Playwright computes: its shot.
+        before = await probe(page, PREPARE, deadline - time.monotonic()) if session.dpr == 1 else False
+        if before is False:  # (or a document without our init script) settle, then shoot as Playwright does
+            await settle_page(page, session.inflight, 0, max(0.0, deadline - time.monotonic()))
+            return await page.screenshot(animations="disabled", caret="hide")
+        try:
+            png = await _capture(session)
+        finally:
+            after = await probe(page, RESTORE, deadline - time.monotonic())
+        if quiet(before, after, session.inflight) or time.monotonic() >= deadline:
+            break
+        await asyncio.sleep(QUIET_S)
+    return png

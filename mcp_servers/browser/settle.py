@@ -1,0 +1,112 @@
+"""Settling without fixed sleeps: wait until the network is idle, the DOM and the scroll position
+stopped changing and fonts are ready, within an upper bound.
+
+A page's own clock-driven changes (timers, transitions) are covered by the task's recorded wait,
+which the caller sleeps first; what remains is reacting to the action, which is usually done by
+the time the action returns, so a settled page costs two cheap probes and one short pause (and a
+screenshot folds the probes into its own preparation, see capture.py).
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+
+from playwright.async_api import BrowserContext
+from playwright.async_api import Error as PlaywrightError
+
+# Installed in every document before its own scripts: counts DOM mutations and scroll events, and
+# prepares screenshots as Playwright's animations="disabled", caret="hide" do (finite animations
+# finished, infinite ones paused until after the shot, caret hidden) without counting its own
+# style element as a change. Frozen and non-configurable, so a page cannot replace it.
+PAGE_ACTIVITY = """
+(() => {
+  let n = 0, resume = [];
+  const own = new WeakSet();
+  const counted = (r) => !(r.type === 'childList' && [...r.addedNodes, ...r.removedNodes].every((x) => own.has(x)));
+  const count = (records) => { for (const r of records) if (counted(r)) n += 1; };
+  const obs = new MutationObserver(count);
+  obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+  addEventListener('scroll', () => { n += 1; }, {capture: true, passive: true});
+  const activity = () => { count(obs.takeRecords());
+    return [n, document.readyState, document.fonts ? document.fonts.status : 'loaded']; };
+  const still = () => {
+    for (const a of document.getAnimations()) {
+      const end = a.effect ? a.effect.getComputedTiming().endTime : Infinity;
+      if (!a.effect || a.playbackRate === 0 || end === Infinity) { resume.push(a); a.cancel(); } else { a.finish(); }
+    }
+  };
+  let style = null;
+  const api = {
+    activity,
+    prepare() {
+      const before = activity();
+      style = document.createElement('style');
+      own.add(style);
+      style.textContent = '* { caret-color: transparent !important; }';
+      (document.head || document.documentElement).appendChild(style);
+      still();
+      document.addEventListener('transitionrun', still);
+      document.addEventListener('animationstart', still);
+      return before;
+    },
+    restore() {
+      document.removeEventListener('transitionrun', still);
+      document.removeEventListener('animationstart', still);
+      if (style) style.remove();
+      style = null;
+      for (const a of resume) { try { a.play(); } catch (e) {} }
+      resume = [];
+      return activity();
+    },
+  };
+  Object.defineProperty(window, '__iwr', {value: Object.freeze(api), configurable: false, writable: false});
+})();
+"""
+
+ACTIVITY = "() => window.__iwr ? window.__iwr.activity() : null"
+
+QUIET_S = 0.015  # the DOM must stay unchanged this long: a zero-delay timer or a fetch reply lands within it
+# Requests that may stay open as long as the page lives; waiting for them would always hit the bound.
+STREAMING = {"media", "eventsource", "websocket", "ping", "manifest"}
+MAX_S = 2.0  # a page that never stops changing (a ticking clock) is shot as it is after this long
+
+
+async def watch_activity(context: BrowserContext, inflight: set) -> None:
+    """Count DOM mutations in every page of the context and keep `inflight` as the open requests."""
+    await context.add_init_script(PAGE_ACTIVITY)
+    context.on("request", lambda r: r.resource_type not in STREAMING and inflight.add(r))
+    context.on("requestfinished", lambda r: inflight.discard(r))
+    context.on("requestfailed", lambda r: inflight.discard(r))
+
+
+def quiet(before, after, inflight: set) -> bool:
+    """Two activity probes show a settled page: nothing changed between them, loaded, no request open."""
+    return before is not None and before == after and before[1] == "complete" and before[2] == "loaded" \
+        and not inflight
+
+
+async def probe(page, expression: str, seconds: float):
+    """An activity probe's value, or None when the page cannot answer (navigating, busy, no hook)."""
+    try:
+        return await asyncio.wait_for(page.evaluate(expression), max(0.05, seconds))
+    except (asyncio.TimeoutError, PlaywrightError):
+        return None
+
+
+async def settle_page(page, inflight: set, wait_ms: int = 0, max_s: float = MAX_S) -> dict:
+    """Sleep the recorded wait, then until nothing changed for QUIET_S with no request open; returns
+    how long it took and whether it hit the bound."""
+    started = time.monotonic()
+    if wait_ms:
+        await asyncio.sleep(wait_ms / 1000)
+    deadline = time.monotonic() + max_s
+    last, probes = None, 0
+    while True:
+        now = await probe(page, ACTIVITY, deadline - time.monotonic())
+        probes += 1
+        if quiet(last, now, inflight):
+            return {"settled": True, "probes": probes, "seconds": round(time.monotonic() - started, 3)}
+        if time.monotonic() >= deadline:
+            return {"settled": False, "probes": probes, "seconds": round(time.monotonic() - started, 3)}
+        last = now
+        await asyncio.sleep(QUIET_S)

@@ -1,0 +1,48 @@
+"""The typed-text probe: a page that handles input passes it; one that hard-codes the video's text fails."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agents.toolbox import Toolbox
+from evals.probes import probed_task, varied
+from evals.runner import judge_artifact, judge_servers
+from graphs.judge import JudgeConfig
+from tasks.loader import load_suite
+from tests.conftest import one_task_suite
+from tests.test_judge_paper import variant
+
+
+def test_probe_changes_typed_texts_and_their_later_mentions(suite_dir):
+    record = load_suite(suite_dir).get("1").record.model_dump(mode="json", exclude_none=True)
+    task, changes = probed_task(record)
+    assert [c["from"] for c in changes] == ["Haunting and calm", "The last scene stayed with me."]
+    assert varied("Haunting and calm") == "Unhagvat naq pnyz" and varied("a@b.co 42") == "n@o.pb 97"
+    post = task["action_sequence"][4]
+    assert {"kind": "text_visible", "text": "Unhagvat naq pnyz"} in post["iwr"]["checks"]
+    assert "Unhagvat naq pnyz" in post["logical_assertion"] and post["iwr"]["target"]["selector"] == "#submit"
+    assert task["action_sequence"][1]["iwr"]["checks"][0]["equals"] == "Unhagvat naq pnyz"
+    assert record["action_sequence"][1]["parameters"]["text"] == "Haunting and calm"  # the task is untouched
+    assert task["action_sequence"][2] == record["action_sequence"][2]  # the star click does not mention it
+
+
+@pytest.fixture
+def suite(tmp_path: Path):
+    return load_suite(one_task_suite(tmp_path / "s"))
+
+
+async def test_reference_passes_and_hard_coded_page_fails(suite, tmp_path):
+    task = suite.get("1")
+    honest = task.reference_site() / "index.html"
+    faker = variant(tmp_path, suite, "hard-coded", lambda h: h.replace(
+        "b.textContent = title;", "b.textContent = 'Haunting and calm';"))
+    base = {"task_id": "1", "agent": "t", "profile": "offline"}
+    async with Toolbox(judge_servers(tmp_path / "run", suite.root, [faker.parent])) as tools:
+        good = await judge_artifact(task, honest, tools, JudgeConfig(visual=False), base)
+        bad = await judge_artifact(task, faker, tools, JudgeConfig(visual=False), base)
+    assert good.ifs == 1.0 and good.judge["probes"]["typed_text"]["status"] == "passed"
+    # The replay of the video cannot tell them apart; the probe can.
+    assert bad.ifs == 1.0 and bad.judge["probes"]["typed_text"]["status"] == "failed"
+    failure = bad.judge["probes"]["typed_text"]["first_failure"]
+    assert failure["index"] == 5 and "Unhagvat naq pnyz" in failure["error"]
