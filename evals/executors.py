@@ -41,9 +41,22 @@ async def attempt(cfg, t: Task, epoch: int, tools) -> TaskResult:
         with open(d / "attempts.jsonl", "a") as f:  # lets anyone check nothing finished is redone
             f.write(json.dumps({"started": time.time(), "pid": os.getpid()}) + "\n")
         r = await run_task(cfg, t, tools, d)
+        if browser_died(r):  # the browser server relaunches Chromium; a crash gets one more try
+            tlog.warning("task.retry", error=r.error)
+            with open(d / "attempts.jsonl", "a") as f:
+                f.write(json.dumps({"started": time.time(), "pid": os.getpid(), "retry_after": r.error}) + "\n")
+            first = r.error
+            r = await run_task(cfg, t, tools, d)
+            if r.status == "infra_failure":
+                r.error = f"{r.error} (retried once after: {first})"
         tlog.info("task.done", status=r.status, ifs=r.ifs, vfs=r.vfs, final=r.final, error=r.error,
                   seconds=r.seconds, usage=r.coder.get("usage"))
     return r
+
+
+def browser_died(r: TaskResult) -> bool:
+    """An infrastructure failure that came from the browser (Chromium or its renderer crashed or was killed)."""
+    return r.status == "infra_failure" and (r.error or "").startswith("browser.")
 
 
 def record(cfg, t: Task, epoch: int, r: TaskResult, results: dict, store: Store) -> None:

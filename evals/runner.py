@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import shutil
 import time
 from dataclasses import dataclass, field
@@ -15,8 +14,8 @@ from agents.baselines import NoReference, blank, oracle, static_page
 from agents.models import ModelConfig, ModelFailure, ModelUnavailable
 from agents.toolbox import InfrastructureError, Toolbox, ToolCallError, stdio_server
 from evals.cache import cache_of, cached_judgement, judgement_key, with_cache
+from evals.executors import attempt, record
 from evals.explore import explore_probe
-from evals.logs import task_logger
 from evals.probes import typed_text_probe
 from evals.results import TaskResult, mean_scores
 from evals.scoring import score_judgement
@@ -262,42 +261,16 @@ async def _run_pending(cfg: RunConfig, todo: list[tuple[Task, int]], results: di
             async def one(t: Task, epoch: int) -> None:
                 async with gate:
                     log.info("task.start", task=t.id, epoch=epoch, agent=cfg.agent)
-                    d = task_dir(cfg, t, epoch)
-                    d.mkdir(parents=True, exist_ok=True)
-                    with open(d / "log.jsonl", "a", buffering=1) as logfile:
-                        tlog = task_logger(logfile, run=cfg.run_id, task=t.id, epoch=epoch, agent=cfg.agent)
-                        tlog.info("task.start", model=cfg.model.model if cfg.model else None)
-                        with open(d / "attempts.jsonl", "a") as f:  # lets anyone check nothing finished is redone
-                            f.write(json.dumps({"started": time.time(), "pid": os.getpid()}) + "\n")
-                        r = await run_task(cfg, t, tools, d)
-                        if browser_died(r):  # the browser server relaunches Chromium; a crash gets one more try
-                            tlog.warning("task.retry", error=r.error)
-                            with open(d / "attempts.jsonl", "a") as f:
-                                f.write(json.dumps({"started": time.time(), "pid": os.getpid(), "retry_after": r.error}) + "\n")
-                            first = r.error
-                            r = await run_task(cfg, t, tools, d)
-                            if r.status == "infra_failure":
-                                r.error = f"{r.error} (retried once after: {first})"
-                        tmp = d / "result.json.tmp"
-                        tmp.write_text(r.model_dump_json(indent=2))
-                        os.replace(tmp, d / "result.json")  # atomic: a killed run never leaves half a result
-                        store.add_result(cfg.run_id, r, epoch)
-                        results[(t.id, epoch)] = r
-                        tlog.info("task.done", status=r.status, ifs=r.ifs, vfs=r.vfs, final=r.final, error=r.error,
-                                  seconds=r.seconds, usage=r.coder.get("usage"))
-                        log.info("task.done", task=t.id, epoch=epoch, status=r.status, final=round(r.final, 4))
-                        finished[0] += 1
+                    r = await attempt(cfg, t, epoch, tools)
+                    record(cfg, t, epoch, r, results, store)
+                    log.info("task.done", task=t.id, epoch=epoch, status=r.status, final=round(r.final, 4))
+                    finished[0] += 1
                     if callable(cfg.on_done):
                         cfg.on_done(r, finished[0], len(todo))
 
             await asyncio.gather(*(one(t, e) for t, e in todo))
     finally:
         errlog.close()
-
-
-def browser_died(r: TaskResult) -> bool:
-    """An infrastructure failure that came from the browser (Chromium or its renderer crashed or was killed)."""
-    return r.status == "infra_failure" and (r.error or "").startswith("browser.")
 
 
 def default_run_id(agent: str) -> str:

@@ -4,11 +4,11 @@ import json
 import os
 
 import pytest
+import ray
 
 from evals.runner import RunConfig, run
 from tasks.loader import load_suite
 
-ray = pytest.importorskip("ray")
 pytestmark = pytest.mark.slow
 TASKS = ["1", "109", "117"]
 
