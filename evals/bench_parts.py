@@ -172,9 +172,22 @@ def browser_mb(pid: int) -> float:
     return kb / 1024
 
 
+async def _steady_mb(pid: int, tolerance_mb: float = 2.0, max_s: float = 3.0) -> float:
+    """Browser memory once it stopped falling (a closed context's renderer exits a little later)."""
+    last, deadline = browser_mb(pid), time.monotonic() + max_s
+    while time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+        now = browser_mb(pid)
+        if abs(now - last) <= tolerance_mb:
+            return now
+        last = now
+    return last
+
+
 async def memory_per_context(hub: BrowserHub, tasks: list[Task], pid: int) -> float:
     """Peak extra browser memory per open context (MB), each context replaying its task."""
-    base = browser_mb(pid)
+    await hub.closed()  # earlier contexts' memory is not this baseline's
+    base = await _steady_mb(pid)
     sessions, peak = [], base
     try:
         for t in tasks:

@@ -264,6 +264,7 @@ def bench(
     tasks: Path = typer.Option(BUNDLED_SUITE, help="a data.jsonl or the folder holding it"),
     max_tasks: int = typer.Option(4, help="bench on N tasks spread over the suite (0: every task with a reference site)"),
     rounds: int = typer.Option(6, help="repetitions of the MCP-against-in-process measurement"),
+    repeats: int = typer.Option(3, help="replays per task for the judge and the floor; the median run counts"),
     work: Optional[Path] = typer.Option(None, help="folder for screenshots and logs (default: a temp folder)"),
     as_json: bool = typer.Option(False, "--json", help="print the figures as JSON"),
 ):
@@ -277,7 +278,7 @@ def bench(
     logs.configure()
     suite = suite_or_exit(tasks)
     try:
-        res = asyncio.run(run_bench(suite, max_tasks, work, rounds))
+        res = asyncio.run(run_bench(suite, max_tasks, work, rounds, repeats=repeats))
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)

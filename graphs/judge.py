@@ -130,8 +130,8 @@ async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     sid = runtime.context.session = opened["session"]
     shot = await tools.call("browser", "screenshot", session=sid, name="step_0", wait_ms=cfg.default_wait_ms)
     runtime.context.start_scoring(0, state["task_folder"], shot["path"])
-    page = await tools.call("browser", "state", session=sid, max_text=200)
-    elements = await tools.call("browser", "elements", session=sid, limit=5)
+    page, elements = await asyncio.gather(tools.call("browser", "state", session=sid, max_text=200),
+                                          tools.call("browser", "elements", session=sid, limit=5))
     # A page with no text and nothing to interact with is a picture of a page, not a page.
     flags = ["image_only"] if len(page["text"].strip()) < 10 and not elements else []
     return {"session": sid, "step": 0, "stopped": False, "shots": {"0": shot["path"]}, "flags": flags}

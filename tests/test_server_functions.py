@@ -34,6 +34,45 @@ async def test_actions_on_the_bundled_page(suite_dir, tmp_path):
             hub.get(s.id)
 
 
+CLICK_PAGE = """<!doctype html><body style="margin:0">
+<button id="free" onclick="this.textContent='free clicked'">free</button>
+<button id="off" disabled onclick="this.textContent='off clicked'">off</button>
+<div style="position:relative"><button id="under" onclick="this.textContent='under clicked'">under</button>
+  <div id="veil" style="position:absolute;inset:0;background:#eee8"></div></div>
+<button id="hidden" style="visibility:hidden">hidden</button>
+<div style="height:3000px"></div>
+<button id="far" onclick="this.textContent='far clicked'">far</button>
+<div id="host"></div>
+<script>
+  const root = document.getElementById('host').attachShadow({mode: 'open'});
+  root.innerHTML = '<button id="inner">inner</button>';
+  root.getElementById('inner').onclick = (e) => { e.target.textContent = 'inner clicked'; };
+</script></body>"""
+
+
+async def test_click_lands_only_where_a_user_could_click(tmp_path):
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "index.html").write_text(CLICK_PAGE)
+    async with BrowserHub(shots_root=tmp_path / "shots") as hub:
+        s = await hub.open(str(tmp_path / "site"), 800, 600)
+        await actions.click(s, selector="#free")
+        assert await s.page.text_content("#free") == "free clicked"
+        for selector, why in [("#off", "disabled"), ("#under", "covered by div#veil"), ("#hidden", "no visible element")]:
+            with pytest.raises(actions.ActionFailed, match=why):
+                await actions.click(s, selector=selector, timeout_s=5)
+        assert await s.page.text_content("#under") == "under"  # the overlay took nothing through
+        done = await actions.click(s, selector="#far")  # below the fold: scrolled into view, then clicked
+        assert await s.page.text_content("#far") == "far clicked"
+        assert done["bbox"][1] >= 0 and done["bbox"][1] + done["bbox"][3] <= 600
+        assert await s.page.evaluate("scrollY") > 2000
+        await actions.click(s, selector="#host >> #inner")  # inside a shadow root
+        assert await s.page.evaluate("document.getElementById('host').shadowRoot.getElementById('inner').textContent") \
+            == "inner clicked"
+        await actions.type_text(s, "x", selector="#far")  # focusing by a click obeys the same rules
+        with pytest.raises(actions.ActionFailed, match="disabled"):
+            await actions.type_text(s, "x", selector="#off")
+
+
 def test_asset_core_functions(suite_dir):
     task = load_suite(suite_dir).get("1")
     assets = core.list_assets(task)

@@ -9,7 +9,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from mcp_servers.browser.hub import BrowserFault, Session, SessionError
-from mcp_servers.browser.page_scripts import LIST_ELEMENTS, PAGE_STATE, RUN_CHECKS
+from mcp_servers.browser.page_scripts import CLICK_POINT, LIST_ELEMENTS, PAGE_STATE, RUN_CHECKS
 from mcp_servers.browser.capture import settled_png
 from mcp_servers.browser.settle import settle_page
 
@@ -88,11 +88,10 @@ async def _locate(s: Session, ref: int | None, selector: str | None, text: str |
         loc = s.page.get_by_text(text, exact=False)
     else:
         return None
-    n = await _bounded(loc.count(), 10, "finding element")
-    for i in range(min(n, 50)):
-        if await _bounded(loc.nth(i).is_visible(), 5, "finding element"):
-            return await _bounded(loc.nth(i).element_handle(timeout=5000), 6, "finding element")
-    raise ActionFailed(f"no visible element matches {selector or text!r}")
+    visible = loc.filter(visible=True)  # one query for the first visible match, not one per candidate
+    if not await _bounded(visible.count(), 10, "finding element"):
+        raise ActionFailed(f"no visible element matches {selector or text!r}")
+    return await _bounded(visible.first.element_handle(timeout=5000), 6, "finding element")
 
 
 async def click(s: Session, ref: int | None = None, selector: str | None = None, text: str | None = None,
@@ -104,9 +103,17 @@ async def click(s: Session, ref: int | None = None, selector: str | None = None,
             raise SessionError("click needs a ref, a selector, a text, or both x and y")
         await _bounded(s.page.mouse.click(x, y), timeout_s, "click")
         return {"clicked": "point", "x": x, "y": y}
-    box = await _bounded(el.bounding_box(), 5, "click")
-    await _bounded(el.click(timeout=timeout_s * 1000), timeout_s + 2, "click")
-    return {"clicked": "element", "bbox": [box["x"], box["y"], box["width"], box["height"]] if box else None}
+    at = await _click_point(el, "click")
+    await _bounded(s.page.mouse.click(at["x"], at["y"]), timeout_s, "click")
+    return {"clicked": "element", "bbox": at["bbox"]}
+
+
+async def _click_point(el, what: str) -> dict:
+    """Where a click on `el` lands (it is scrolled into view first); ActionFailed when it cannot be clicked."""
+    at = await _bounded(el.evaluate(CLICK_POINT), 10, what)
+    if "error" in at:
+        raise ActionFailed(f"{what}: {at['error']}")
+    return at
 
 
 async def hover(s: Session, ref: int | None = None, selector: str | None = None, text: str | None = None,
@@ -118,7 +125,8 @@ async def hover(s: Session, ref: int | None = None, selector: str | None = None,
             raise SessionError("hover needs a ref, a selector, a text, or both x and y")
         await _bounded(s.page.mouse.move(x, y), timeout_s, "hover")
         return {"hovered": "point"}
-    await _bounded(el.hover(timeout=timeout_s * 1000), timeout_s + 2, "hover")
+    at = await _click_point(el, "hover")
+    await _bounded(s.page.mouse.move(at["x"], at["y"]), timeout_s, "hover")
     return {"hovered": "element"}
 
 
@@ -128,7 +136,8 @@ async def type_text(s: Session, text: str, ref: int | None = None, selector: str
     """Focus an element (by ref, selector, role and name in `label`, or visible label), then type key by key."""
     el = await _locate(s, ref, selector, label, role)
     if el is not None:
-        await _bounded(el.click(timeout=timeout_s * 1000), timeout_s + 2, "focus before typing")
+        at = await _click_point(el, "focus before typing")
+        await _bounded(s.page.mouse.click(at["x"], at["y"]), timeout_s, "focus before typing")
         if clear:
             await _bounded(el.fill("", timeout=timeout_s * 1000), timeout_s + 2, "clear")
     await _bounded(s.page.keyboard.type(text, delay=delay_ms), timeout_s + len(text) * delay_ms / 1000, "type")

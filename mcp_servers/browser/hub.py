@@ -54,6 +54,7 @@ class Session:
     shot_count: int = 0
     inflight: set = field(default_factory=set)  # open requests, for settling (see settle.py)
     cdp: object | None = None  # CDP session of the page, for fast screenshots (see capture.py)
+    dpr: float | None = None  # the context's device scale factor (see capture.py)
 
 
 class BrowserHub:
@@ -136,8 +137,7 @@ class BrowserHub:
                 await asyncio.wait_for(self.close(sid), 1.0)
             except Exception:  # Chromium is about to go anyway
                 pass
-        if self._closing:  # contexts still closing in the background (asyncio.wait refuses an empty set)
-            await asyncio.wait(set(self._closing), timeout=1.0)
+        await self.closed(timeout_s=1.0)
         if self._browser is not None:
             try:
                 await asyncio.wait_for(self._browser.close(), 1.5)
@@ -151,6 +151,11 @@ class BrowserHub:
             shutil.rmtree(self.shots_root, ignore_errors=True)
         if self._previous_sigterm is not None:
             signal.signal(signal.SIGTERM, self._previous_sigterm)
+
+    async def closed(self, timeout_s: float = 10.0) -> None:
+        """Wait until the contexts closing in the background are gone (or `timeout_s` passed)."""
+        if self._closing:  # asyncio.wait refuses an empty set
+            await asyncio.wait(set(self._closing), timeout=timeout_s)
 
     async def __aenter__(self) -> "BrowserHub":
         return await self.start()
@@ -200,7 +205,8 @@ class BrowserHub:
             if site is not None:
                 site.close()
             raise BrowserFault(f"cannot open a browser context: {str(e).splitlines()[0]}") from e
-        session = Session(id=sid, context=context, page=None, shots_dir=self.shots_root / sid, site=site)  # type: ignore[arg-type]
+        session = Session(id=sid, context=context, page=None, shots_dir=self.shots_root / sid, site=site,  # type: ignore[arg-type]
+                          dpr=scale)
         session.shots_dir.mkdir(parents=True, exist_ok=True)
         await context.route("**/*", lambda route: self._route(session, route))
         await context.route_web_socket(lambda url: True, lambda ws: self._route_ws(session, ws))
@@ -235,7 +241,7 @@ class BrowserHub:
         except Exception:
             pass
         if s.site is not None:
-            s.site.close()
+            await asyncio.to_thread(s.site.close)
 
     async def _route(self, session: Session, route: Route) -> None:
         url = route.request.url

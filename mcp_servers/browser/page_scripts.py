@@ -144,5 +144,31 @@ PAGE_STATE = """
         text: document.body ? document.body.innerText : ''})
 """
 
-# Resolves after two animation frames so the screenshot shows the painted result of the action.
-TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
+# Where a click on an element lands, checked as a user's click would be: scrolled into view only if
+# needed (centred, as Chromium's own scrollIntoViewIfNeeded does), the centre of its first box inside
+# the viewport, and that point must reach the element itself, not an overlay covering it. One
+# evaluation instead of Playwright's retried actionability checks, whose wait for a "stable" element
+# (consecutive animation frames) cost more than the click; a judged page is settled already.
+CLICK_POINT = """
+(el) => {
+  if (!el.isConnected) return {error: 'the element is no longer in the page'};
+  if (el.matches(':disabled') || el.closest('[aria-disabled="true"]')) return {error: 'the element is disabled'};
+  if (getComputedStyle(el).visibility !== 'visible') return {error: 'the element is not visible'};
+  if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
+  else el.scrollIntoView({block: 'center', inline: 'center'});
+  const vw = document.documentElement.clientWidth || innerWidth, vh = document.documentElement.clientHeight || innerHeight;
+  const root = el.getRootNode();
+  for (const r of el.getClientRects()) {
+    const x0 = Math.max(r.left, 0), y0 = Math.max(r.top, 0), x1 = Math.min(r.right, vw), y1 = Math.min(r.bottom, vh);
+    if ((x1 - x0) * (y1 - y0) < 0.99) continue;
+    const x = (x0 + x1) / 2, y = (y0 + y1) / 2;
+    const hit = (root.elementFromPoint ? root : document).elementFromPoint(x, y);
+    for (let n = hit; n; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
+      if (n === el) return {x, y, bbox: [r.left, r.top, r.width, r.height]};
+    }
+    const who = hit ? hit.tagName.toLowerCase() + (hit.id ? '#' + hit.id : '') : 'nothing';
+    return {error: `the click point is covered by ${who}, which would receive the click`};
+  }
+  return {error: 'the element is not visible'};
+}
+"""

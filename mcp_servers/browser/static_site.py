@@ -36,7 +36,10 @@ class StaticSite:
         handler = partial(_Handler, directory=str(self.root))
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # shutdown() waits for the serve loop to look up; at the default half second that wait
+        # blocked the browser server's event loop on every close.
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+                                        daemon=True)
         self._thread.start()
 
     @property
