@@ -14,6 +14,7 @@ from graphs.act_offline import scroll_amount
 from graphs.judge import JudgeConfig, judge
 from mcp_servers.browser import actions
 from mcp_servers.browser.hub import BrowserHub
+from mcp_servers.browser.procs import descendants
 from mcp_servers.metrics.compare import MetricModels, compare
 from tasks.loader import Task
 from tasks.schema import size_of
@@ -141,26 +142,10 @@ async def mcp_vs_direct(tools: Toolbox, hub: BrowserHub, task: Task, metrics: li
     return {"mcp_s": via_mcp / rounds, "direct_s": direct / rounds}
 
 
-def _descendants(pid: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    out, todo = [], [pid]
-    while todo:
-        for c in children.get(todo.pop(), []):
-            out.append(c)
-            todo.append(c)
-    return out
-
-
 def browser_mb(pid: int) -> float:
     """Proportional memory (PSS, so shared pages count once) of the Chromium processes under `pid`."""
     kb = 0
-    for p in _descendants(pid):
+    for p in descendants(pid):
         try:
             if "chrom" not in Path(f"/proc/{p}/comm").read_text():
                 continue

@@ -12,6 +12,7 @@ from mcp import Client
 
 from evals.hostile_corpus import CORPUS, build_corpus
 from evals.selftest import run_hostile
+from mcp_servers.browser.procs import descendants
 
 pytestmark = pytest.mark.slow
 
@@ -47,21 +48,6 @@ def test_hostile_subset_is_judged_without_leaks_or_escapes():
     assert took < 400, took
 
 
-def _descendants(pid: int) -> list[int]:
-    parents = {}
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                parents[int(d.name)] = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                pass
-    found, frontier = [], [pid]
-    while frontier:
-        frontier = [p for p, pp in parents.items() if pp in frontier]
-        found += frontier
-    return found
-
-
 def _cmdline(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
@@ -71,9 +57,9 @@ def _cmdline(pid: int) -> str:
 
 def chromium_of_browser_server() -> int | None:
     """The main Chromium process under this test's browser MCP server."""
-    for pid in _descendants(os.getpid()):
+    for pid in descendants(os.getpid()):
         if "mcp_servers browser" in _cmdline(pid):
-            for child in _descendants(pid):
+            for child in descendants(pid):
                 cmd = _cmdline(child)
                 if "chrom" in cmd and "--type=" not in cmd and "--remote-debugging-pipe" in cmd:
                     return child

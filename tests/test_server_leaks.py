@@ -11,27 +11,9 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from mcp_servers.browser.procs import descendants
+
 pytestmark = pytest.mark.slow
-
-
-def _children() -> dict[int, int]:
-    out = {}
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                out[int(d.name)] = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                pass
-    return out
-
-
-def descendants(pid: int) -> set[int]:
-    parent = _children()
-    found, frontier = set(), {pid}
-    while frontier:
-        frontier = {p for p, pp in parent.items() if pp in frontier} - found
-        found |= frontier
-    return found
 
 
 def alive(pids: set[int]) -> set[int]:

@@ -236,6 +236,14 @@ class BrowserHub:
         closing.add_done_callback(self._closing.discard)
 
     async def _dispose(self, s: Session) -> None:
+        # Once a context is closing Playwright stops handing its requests to our routing and leaves them
+        # paused; if interception ends before Chromium drops them, they go out to the network (one
+        # hostile page's XHR loop did, to the proxy fence). Leaving the page first ends its timers
+        # and requests while the routing still answers them.
+        try:
+            await asyncio.wait_for(s.page.goto("about:blank"), 1.0)
+        except Exception:  # a hung or crashed page: closing takes it down all the same
+            pass
         try:
             await asyncio.wait_for(s.context.close(), 10)
         except Exception:

@@ -70,19 +70,17 @@ def kill_renderers(tag: str, everything: bool = False) -> int:
     import signal
     from pathlib import Path
 
-    parents, cmdlines = {}, {}
+    from mcp_servers.browser.procs import descendants
+
+    cmdlines = {}
     for d in Path("/proc").iterdir():
         if d.name.isdigit():
             try:
-                parents[int(d.name)] = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
                 cmdlines[int(d.name)] = (d / "cmdline").read_bytes()
-            except (OSError, IndexError, ValueError):
+            except OSError:
                 pass
-    frontier = {p for p, c in cmdlines.items() if tag.encode() in c.split(b"\0")}
-    tree = set(frontier)
-    while frontier:
-        frontier = {p for p, pp in parents.items() if pp in frontier} - tree
-        tree |= frontier
+    roots = {p for p, c in cmdlines.items() if tag.encode() in c.split(b"\0")}
+    tree = roots | descendants(*roots)
     killed = 0
     for pid in tree:
         if everything or b"--type=renderer" in cmdlines.get(pid, b""):
