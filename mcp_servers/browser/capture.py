@@ -30,8 +30,6 @@ async def settled_png(session, wait_ms: int = 0, max_s: float = MAX_S) -> bytes:
     if wait_ms:
         await asyncio.sleep(wait_ms / 1000)
     page, deadline = session.page, time.monotonic() + max_s
-    if session.dpr is None:
-        session.dpr = await probe(page, "() => devicePixelRatio", max_s) or 1
     while True:
         # A scaled device comes back in CSS pixels without a clip, which Playwright computes: its shot.
         before = await probe(page, PREPARE, deadline - time.monotonic()) if session.dpr == 1 else False

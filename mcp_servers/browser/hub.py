@@ -54,7 +54,7 @@ class Session:
     shot_count: int = 0
     inflight: set = field(default_factory=set)  # open requests, for settling (see settle.py)
     cdp: object | None = None  # CDP session of the page, for fast screenshots (see capture.py)
-    dpr: float | None = None  # the context's device scale factor (see capture.py)
+    dpr: float = 1.0  # the context's device scale factor (see capture.py)
 
 
 class BrowserHub:
