@@ -21,4 +21,3 @@ CODER_TOOLS = [
     _fn("replay", "Replay the recorded actions on index.html in Chromium; you learn which action first failed and why."),
     _fn("finish", "Stop: index.html is your final page."),
 ]
-TOOL_NAMES = {t["function"]["name"] for t in CODER_TOOLS}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from agents.postprocess import PLACEHOLDER
+from tasks.instruction import PLACEHOLDER
 
 
 def prompt(name: str, **values: str | int) -> str:

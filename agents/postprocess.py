@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import re
 
-PLACEHOLDER = "__PLACEHOLDER_ASSETS_BASE_DIR__"
+from tasks.instruction import PLACEHOLDER
+
 HTML_BLOCK = re.compile(r"```html[^\n]*\n(.*?)(?:```|\Z)", re.S | re.I)
 IFRAME = re.compile(r"<iframe\b.*?(?:</iframe\s*>|/>|$)", re.S | re.I)
 FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*$", re.M)

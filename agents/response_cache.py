@@ -14,7 +14,6 @@ from pathlib import Path
 
 ENV = "IWR_RESPONSE_CACHE"  # a path, or "off" to disable
 OFF = ("", "0", "off", "false", "no", "none")
-DEFAULT_PATH = Path("runs") / "cache" / "responses.db"
 SCHEMA = "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, reply TEXT, created REAL)"
 
 

@@ -1,1 +1,1 @@
-"""evals"""
+"""Running, storing, reporting and checking: run/, judging/, records/, report/, quality/, workspace/, recording/, cli/."""

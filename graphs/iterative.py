@@ -14,25 +14,16 @@ from typing import Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from pydantic import BaseModel, Field
 
+from agents.coder import Budget
 from agents.coder_tools import CODER_TOOLS
 from agents.messages import prompt
 from agents.models import ModelConfig, complete
-from tasks.schema import size_of
 from agents.toolbox import Toolbox, ToolCallError
 from graphs.judge import JudgeConfig, judge
+from tasks.schema import size_of
 
 KEEP_IMAGES = 2  # only the latest screenshots stay in the context sent to the model
-
-
-class Budget(BaseModel):
-    """Limits of one iterative run; the loop stops cleanly at the first one reached."""
-
-    turns: int = Field(8, description="model calls")
-    tokens: int = Field(400_000, description="prompt plus completion tokens")
-    seconds: float = Field(1800, description="wall-clock seconds")
-    dollars: float = Field(5.0, description="model cost in US dollars")
 
 
 @dataclass

@@ -1,16 +1,9 @@
-"""The judge as a LangGraph state machine: open -> act* -> score, in three profiles.
+"""The judge as a LangGraph state machine: open -> act* -> score.
 
-- offline (default): no model; structured hints, description matching, template matching and
-  positions for grounding; DOM checks for assertions; OCR, deep features and a structural score.
-- paper: the IWR-Bench protocol; the judge's model grounds elements (element list, then a boxed
-  screenshot), names keys, judges assertions on before/after screenshots and rates each checkpoint
-  on the 100-point rubric; LVS from OCR and DINOv2.
-- hybrid: offline first, the model only where offline cannot decide (no element found, an
-  assertion with no checkable form); model answers cached by a hash of the request (page,
-  action, prompt, model) in the judge model's response cache.
-
-It reaches the browser and the metrics only through MCP (the `Toolbox` in the runtime context).
-State is JSON data; the browser appears in it as a session id.
+How each action is grounded and checked, and which metrics score the checkpoints, is the judge
+profile's (graphs/profiles.py: offline, paper, hybrid, and any registered later). It reaches the
+browser and the metrics only through MCP (the `Toolbox` in the runtime context). State is JSON
+data; the browser appears in it as a session id.
 """
 from __future__ import annotations
 
@@ -27,46 +20,48 @@ from pydantic import BaseModel, Field, model_validator
 
 from agents.models import ModelConfig
 from agents.toolbox import Toolbox, ToolCallError
-from graphs.act_llm import llm_ground_and_do
-from graphs.act_offline import attempt, not_found, offline_ground_and_do, scroll
-from graphs.assertions import judge_assertion, offline_checks
-from graphs.grounding import key_for
+from graphs.act_offline import attempt, scroll
 from graphs.judge_llm import JudgeModelError, LlmJudge
+from graphs.profiles import LLM_METRIC, Profile, profile_named
+from tasks import defaults
 from tasks.schema import size_of
-
-LLM_METRIC = "mllm"
 
 
 class JudgeConfig(BaseModel):
     """How the judge replays and scores."""
 
-    profile: Literal["offline", "paper", "hybrid"] = Field("offline", description="judging profile; offline uses no LLM")
+    profile: str = Field("offline", description="judging profile, a name in graphs.profiles.PROFILES; offline uses no LLM")
     paper_compat: bool = Field(False, description="reproduce the reference code's quirks (iwr-bench.md section 5)")
     model: ModelConfig | None = Field(None, description="the judge's model (paper and hybrid profiles)")
     lvs_metrics: list[str] = Field(["ocr", "feature"], description="low-level visual metrics, averaged into LVS")
     hvs_metric: str = Field("structural", description="metric standing in for the MLLM rubric (HVS)")
     default_wait_ms: int = Field(0, description="time to let pass after an action when the task records none; the "
                                  "browser settles (network idle, DOM quiet) after it either way")
-    action_timeout_s: float = Field(30.0, description="limit for one action, as in the reference")
     scroll_min_px: float = Field(5.0, description="a scroll succeeds when the position moved more than this")
     visual: bool = Field(True, description="score checkpoints; off for a coder replaying its own page")
     probes: bool = Field(True, description="after judging, replay with changed typed texts (reported apart)")
     explore_model: ModelConfig | None = Field(None, description="with probes, an LLM agent (browser-use) explores the page "
-                                              "and reports what works (evals/explore.py; reported apart)")
+                                              "and reports what works (evals/judging/explore.py; reported apart)")
 
     @model_validator(mode="after")
-    def _needs_model(self) -> "JudgeConfig":
-        if self.profile != "offline" and self.model is None:
+    def _known_and_equipped(self) -> "JudgeConfig":
+        if profile_named(self.profile).needs_model and self.model is None:
             raise ValueError(f"the {self.profile} profile needs a judge model (--judge-model)")
         return self
 
+    @property
+    def judging(self) -> Profile:
+        """The profile's strategies."""
+        return profile_named(self.profile)
+
     @classmethod
     def for_profile(cls, profile: str = "offline", model: ModelConfig | None = None, **kw) -> "JudgeConfig":
-        """A profile with its metrics: paper scores LVS with OCR and DINOv2 and HVS with the model's rubric."""
-        if profile == "paper":
-            kw.setdefault("lvs_metrics", ["ocr", "dino"])
-            kw.setdefault("hvs_metric", LLM_METRIC)
-        return cls(profile=profile, model=model, **kw)
+        """A profile with its own metrics (e.g. paper: LVS from OCR and DINOv2, HVS from the model's rubric);
+        a profile that needs no model is given none."""
+        p = profile_named(profile)
+        kw.setdefault("lvs_metrics", list(p.lvs_metrics))
+        kw.setdefault("hvs_metric", p.hvs_metric)
+        return cls(profile=profile, model=model if p.needs_model else None, **kw)
 
 
 @dataclass
@@ -126,7 +121,7 @@ async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     width, height = size_of(state["task"])
     ext = state["task"].get("iwr") or {}
     opened = await tools.call("browser", "open", target=state["artifact"], width=width, height=height,
-                              seed=ext.get("seed", 1), clock=ext.get("clock", "2026-01-15T10:00:00Z"))
+                              seed=ext.get("seed", defaults.SEED), clock=ext.get("clock", defaults.CLOCK))
     sid = runtime.context.session = opened["session"]
     shot = await tools.call("browser", "screenshot", session=sid, name="step_0", wait_ms=cfg.default_wait_ms)
     runtime.context.start_scoring(0, state["task_folder"], shot["path"])
@@ -170,53 +165,21 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
 
 async def do_action(ctx: JudgeContext, sid: str, action: dict, state: JudgeState, trace: dict) -> tuple[bool, str]:
     """Ground and perform one action as the profile says; (success, reason)."""
-    tools, cfg, llm = ctx.tools, ctx.config, ctx.llm
-    kind, params, task = action["type"], action["parameters"], state["task"]
-    compat = cfg.paper_compat
+    tools, cfg, kind, params = ctx.tools, ctx.config, action["type"], action["parameters"]
     if kind == "Scroll":
-        return await scroll(tools, sid, params, size_of(task)[1], cfg.scroll_min_px, compat, trace)
+        return await scroll(tools, sid, params, size_of(state["task"])[1], cfg.scroll_min_px, cfg.paper_compat, trace)
     if kind == "Press":
-        key, how = params.get("key"), "key"
-        if not key and cfg.profile != "paper":
-            key, how = key_for(params), "description"
-        if not key and cfg.profile != "offline":
-            key, how = await llm.press_key(params.get("description", "")), "llm"
+        key, how = await cfg.judging.press_key(ctx, params)
         trace["grounding"] = {"strategy": how, "target": key}
         if not key:
             return False, "no key named in the action"
         return await attempt(tools.call("browser", "press", session=sid, key=key))
-    before = state["shots"][str(state["step"])]
-    if cfg.profile == "paper":
-        return await llm_ground_and_do(tools, llm, sid, action, state["step"], trace, compat)
-    ok, why = await offline_ground_and_do(tools, sid, action, task, state["task_folder"], before, trace, compat)
-    if cfg.profile == "hybrid" and not ok and (not_found(why) or why.startswith("no text to type")):
-        offline = trace.pop("grounding")
-        ok, why = await llm_ground_and_do(tools, llm, sid, action, state["step"], trace, compat)
-        trace["grounding"]["offline"] = offline
-    return ok, why
+    return await cfg.judging.ground_and_do(ctx, sid, action, state, trace)
 
 
 async def check_assertion(ctx: JudgeContext, sid: str, action: dict, before: str, after: str) -> dict | None:
     """The verdict on the action's assertion (None when it has none), as the profile says."""
-    cfg, statement = ctx.config, action.get("logical_assertion")
-    checkable = bool((action.get("iwr") or {}).get("checks")) or bool(offline_checks(action))
-    if cfg.profile == "offline" or (cfg.profile == "hybrid" and checkable):
-        if statement or checkable:
-            return await judge_assertion(ctx.tools, sid, action, before, after)
-        return None
-    if not statement:
-        return None
-    try:
-        verdict = await ctx.llm.assertion(action["parameters"].get("description", ""), statement, before, after)
-    except JudgeModelError as e:
-        if not cfg.paper_compat:
-            raise
-        return {"passed": True, "method": "llm", "reason": f"API error counted as a pass (paper-compat): {e}"}
-    if verdict is None:
-        if not cfg.paper_compat:
-            raise JudgeModelError("the judge model gave no usable Yes/No answer to an assertion, twice")
-        return {"passed": True, "method": "llm", "reason": "unusable answer counted as a pass (paper-compat)"}
-    return {**verdict, "method": "llm"}
+    return await ctx.config.judging.assertion(ctx, sid, action, before, after)
 
 
 def route_after_act(state: JudgeState) -> Literal["act", "score"]:
@@ -271,7 +234,7 @@ async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, con
     config = config or JudgeConfig()
     graph = build_judge_graph()
     llm = None
-    if config.model is not None and config.profile != "offline":
+    if config.model is not None and config.judging.needs_model:
         llm = LlmJudge(config.model)
     ctx = JudgeContext(tools=tools, config=config, llm=llm)
     try:

@@ -9,10 +9,13 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from agents.messages import prompt, user_message
+from agents.baselines import copy_assets
+from agents.coder import CoderJob, CoderOutput
+from agents.messages import user_message
 from agents.models import ModelConfig, ModelFailure, complete
 from agents.postprocess import extract_html, looks_like_html, resolve_assets
 from tasks.frames import sample_frames
+from tasks.instruction import instruction
 
 
 class SingleShotLimits(BaseModel):
@@ -50,7 +53,7 @@ async def prepare(state: CoderState, runtime: Runtime[CoderContext]) -> dict:
     if state.get("video"):
         frames = [im for _, im in sample_frames(Path(state["video"]), len(sheets), max_frames=lim.max_frames,
                                                 max_images=lim.max_images)]
-    text = prompt("single_shot", width=state["width"], height=state["height"])
+    text = instruction(state["width"], state["height"])
     return {"messages": user_message(text, [*sheets, *frames], lim.image_max_side)}
 
 
@@ -95,3 +98,14 @@ async def single_shot(video: Path | None, sheets: list[Path], size: tuple[int, i
     except ModelFailure as e:
         return {"status": "model_failure", "error": str(e), "usage": {}}
     return {"status": final["status"], "error": final.get("error"), "usage": final.get("usage", {})}
+
+
+class SingleShot:
+    """The paper's protocol: one model call with the video's frames and the asset sheets, no tools."""
+
+    name, needs_model, iterates = "single-shot", True, False
+
+    async def make(self, job: CoderJob) -> CoderOutput:
+        copy_assets(job)
+        task = job.task
+        return CoderOutput(**await single_shot(task.video, task.asset_sheets(), task.size, job.out, job.model))

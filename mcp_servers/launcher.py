@@ -6,9 +6,9 @@ import sys
 from pathlib import Path
 
 from mcp_servers.common import serve
+from tasks.defaults import BUNDLED_SUITE
 
 SERVERS = ("browser", "metrics", "assets", "workspace", "bench")
-BUNDLED_SUITE = Path(__file__).resolve().parent.parent / "tasks" / "suite"
 
 
 def build(name: str, args: argparse.Namespace):

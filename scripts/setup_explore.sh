@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set up .venv-explore: browser-use for the exploratory probe (evals/explore.py). It lives in its
+# Set up .venv-explore: browser-use for the exploratory probe (evals/judging/explore.py). It lives in its
 # own venv because it pins ~30 exact versions (mcp, pydantic, ...) that conflict with .venv's.
 # Safe and fast to run again. `make test` runs it; `make run` does not need it.
 set -euo pipefail

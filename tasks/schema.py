@@ -10,15 +10,22 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from tasks import defaults
+
 ActionType = Literal["Click", "Type", "Scroll", "Press"]
 RESOLUTION_RE = re.compile(r"^\s*([0-9]{2,5})\s*[xX*]\s*([0-9]{2,5})\s*$")  # ASCII digits: \d takes any script
 
 
+def parse_resolution(text: str) -> tuple[int, int] | None:
+    """(width, height) from "WIDTHxHEIGHT" (also "W*H", spaces allowed); None when it does not read as one."""
+    m = RESOLUTION_RE.match(text)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
 def size_of(record: dict) -> tuple[int, int]:
-    """(width, height) of a task record given as JSON; the official default is 1920x1080."""
-    res = (record.get("recording_details") or {}).get("resolution") or "1920x1080"
-    m = RESOLUTION_RE.match(res)
-    return (int(m.group(1)), int(m.group(2))) if m else (1920, 1080)
+    """(width, height) of a task record given as JSON; the official default when it names none."""
+    res = (record.get("recording_details") or {}).get("resolution") or defaults.RESOLUTION
+    return parse_resolution(res) or parse_resolution(defaults.RESOLUTION)
 
 
 class Official(BaseModel):
@@ -118,8 +125,8 @@ class TaskExtension(Ours):
 
     version: int = 1
     reference: Reference | None = None
-    seed: int = 1
-    clock: str = "2026-01-15T10:00:00Z"
+    seed: int = defaults.SEED
+    clock: str = defaults.CLOCK
 
 
 # --- the official schema ---------------------------------------------------------------------
@@ -132,25 +139,25 @@ class Classification(Official):
 
 
 class RecordingDetails(Official):
-    resolution: str = "1920x1080"
+    resolution: str = defaults.RESOLUTION
     environment: str = ""
 
     @field_validator("resolution")
     @classmethod
     def _resolution(cls, v: str) -> str:
-        m = RESOLUTION_RE.match(v)
-        if not m:
+        size = parse_resolution(v)
+        if size is None:
             raise ValueError(f"resolution must look like WIDTHxHEIGHT, got {v!r}")
-        if int(m.group(1)) == 0 or int(m.group(2)) == 0:
+        if 0 in size:
             raise ValueError(f"resolution must not be zero wide or high, got {v!r}")
         return v
 
     @property
     def size(self) -> tuple[int, int]:
         """(width, height) in CSS pixels."""
-        m = RESOLUTION_RE.match(self.resolution)
-        assert m
-        return int(m.group(1)), int(m.group(2))
+        size = parse_resolution(self.resolution)
+        assert size
+        return size
 
 
 class ActionParameters(Official):

@@ -7,7 +7,8 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from tasks.schema import Check, Classification, RESOLUTION_RE
+from tasks.defaults import RECORDING_RESOLUTION
+from tasks.schema import Check, Classification, parse_resolution
 
 
 class ScriptError(ValueError):
@@ -52,7 +53,7 @@ class Script(BaseModel):
 
     id: int
     source_website: str
-    resolution: str = "1280x800"
+    resolution: str = RECORDING_RESOLUTION
     environment: str = "desktop"
     page: str = "index.html"
     classification: Classification
@@ -60,10 +61,10 @@ class Script(BaseModel):
 
     @property
     def size(self) -> tuple[int, int]:
-        m = RESOLUTION_RE.match(self.resolution)
-        if not m:
+        size = parse_resolution(self.resolution)
+        if size is None:
             raise ScriptError(f"resolution {self.resolution!r} must look like WIDTHxHEIGHT")
-        return int(m.group(1)), int(m.group(2))
+        return size
 
 
 def normalise_check(raw: dict) -> dict:

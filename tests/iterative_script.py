@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from agents.models import ModelConfig
-from evals.results import TaskResult
-from evals.runner import RunConfig, run
-from graphs.iterative import Budget
+from evals.records.results import TaskResult
+from evals.run.config import RunConfig
+from evals.run.runner import run
+from agents.coder import Budget
 from tasks.loader import load_suite
 
 SITE = Path(__file__).resolve().parent.parent / "tasks" / "sites" / "reviews"

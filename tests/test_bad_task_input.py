@@ -4,7 +4,8 @@ from __future__ import annotations
 import json
 import shutil
 
-from evals.runner import RunConfig, run
+from evals.run.config import RunConfig
+from evals.run.runner import run
 from tasks.loader import load_suite
 from tests.conftest import SUITE, one_task_suite
 

@@ -1,12 +1,13 @@
 """The content-addressed cache: keys follow content, an unchanged artifact is judged once, and
 metric values are reused for screenshots seen before."""
+import pathlib
 import shutil
 
 import pytest
 
 from agents.toolbox import Toolbox
-from evals.cache import Cache, cache_of, judgement_key, tree_digest, versions, with_cache
-from evals.runner import judge_artifact, judge_servers
+from evals.judging.cache import JUDGE_CODE, ROOT, Cache, cache_of, judgement_key, tree_digest, versions, with_cache
+from evals.judging.artifact import judge_artifact, judge_servers
 from graphs.judge import JudgeConfig
 from tasks.loader import load_suite
 
@@ -37,6 +38,17 @@ def test_keys_follow_content_config_and_versions(tmp_path):
     assert tree_digest(site) != before
     assert key != judgement_key(task, tmp_path, site / "index.html", JudgeConfig())
     assert {"code", "playwright"} <= set(versions())
+
+
+def test_the_code_fingerprint_covers_every_part_the_judge_runs():
+    missing = [part for part in JUDGE_CODE if not (ROOT / part).exists()]
+    assert missing == []  # a moved module would otherwise drop out of the key unnoticed
+    import evals.judging.artifact
+    import graphs.judge
+
+    for module in (graphs.judge, evals.judging.artifact):
+        rel = pathlib.Path(module.__file__).resolve().relative_to(ROOT).as_posix()
+        assert any(rel == part or rel.startswith(part + "/") for part in JUDGE_CODE), rel
 
 
 def outcome(r) -> tuple:

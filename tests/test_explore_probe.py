@@ -7,7 +7,7 @@ import re
 import pytest
 
 from agents.models import ModelConfig
-from evals.explore import explore_probe, explore_python, exploration_goal
+from evals.judging.explore import explore_probe, explore_python, exploration_goal
 from tasks.loader import load_suite
 
 FINDINGS = [{"feature": "Post review without filling the form", "works": True,

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from mcp import Client
 
-from evals.hostile_corpus import CORPUS, build_corpus
-from evals.selftest import run_hostile
+from evals.quality.hostile_corpus import CORPUS, build_corpus
+from evals.quality.selftest import run_hostile
 from mcp_servers.browser.procs import descendants
 
 pytestmark = pytest.mark.slow
@@ -78,7 +78,8 @@ async def _kill_chromium_when(shot: Path, killed: list) -> None:
 
 @pytest.mark.parametrize("kills", [1, 2])
 def test_a_killed_browser_is_retried_once_and_the_run_goes_on(tmp_path, kills):
-    from evals.runner import RunConfig, run
+    from evals.run.config import RunConfig
+    from evals.run.runner import run
     from tasks.loader import load_suite
     from tests.conftest import SUITE
 

@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from graphs.iterative import Budget, best_draft, budget_left
+from agents.coder import Budget
+from graphs.iterative import best_draft, budget_left
 from tests.iterative_script import BROKEN, GOOD, RUN_ID
 
 pytestmark = pytest.mark.slow

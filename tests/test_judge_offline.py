@@ -5,9 +5,9 @@ import json
 import pytest
 
 from agents.toolbox import Toolbox
-from evals.calibrate import calibrate, detected
-from evals.mutants import KINDS, make_mutants, _inject
-from evals.runner import judge_artifact, judge_servers
+from evals.quality.calibrate import calibrate, detected
+from evals.quality.mutants import KINDS, make_mutants, _inject
+from evals.judging.artifact import judge_artifact, judge_servers
 from graphs.judge import JudgeConfig
 from tasks.loader import load_suite
 
@@ -64,7 +64,7 @@ async def test_text_that_instructs_the_judge_changes_nothing(task, tmp_path):
 
 
 def test_detection_rules_use_the_right_subscore():
-    from evals.results import TaskResult
+    from evals.records.results import TaskResult
 
     ref = TaskResult(task_id="1", status="scored", agent="r", ifs=1.0, vfs=0.9, final=0.97)
     vis = TaskResult(task_id="1", status="scored", agent="m", ifs=1.0, vfs=0.7, final=0.91)

@@ -9,7 +9,7 @@ import pytest
 
 from agents.models import ModelConfig, request_text, scripted
 from agents.toolbox import Toolbox
-from evals.runner import judge_artifact, judge_servers
+from evals.judging.artifact import judge_artifact, judge_servers
 from graphs.judge import JudgeConfig
 from tasks.loader import load_suite
 from tests.conftest import one_task_suite

@@ -8,9 +8,11 @@ import pytest
 
 from agents.models import ModelConfig
 from agents.toolbox import Toolbox
-from evals.iterative_run import iterative
-from evals.runner import RunConfig, judge_servers, run_task
-from graphs.iterative import Budget
+from graphs.iterative_coder import iterative
+from evals.judging.artifact import judge_servers
+from evals.run.attempt import run_task
+from evals.run.config import RunConfig
+from agents.coder import Budget
 from graphs.single_shot import single_shot
 from tasks.loader import load_suite
 

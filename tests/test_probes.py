@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from agents.toolbox import Toolbox
-from evals.probes import probed_task, varied
-from evals.runner import judge_artifact, judge_servers
+from evals.judging.typed_text import probed_task, varied
+from evals.judging.artifact import judge_artifact, judge_servers
 from graphs.judge import JudgeConfig
 from tasks.loader import load_suite
 from tests.conftest import one_task_suite

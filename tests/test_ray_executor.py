@@ -6,7 +6,8 @@ import os
 import pytest
 import ray
 
-from evals.runner import RunConfig, run
+from evals.run.config import RunConfig
+from evals.run.runner import run
 from tasks.loader import load_suite
 
 pytestmark = pytest.mark.slow

@@ -5,7 +5,7 @@ import pytest
 import yaml
 
 from tasks.frames import video_duration
-from tasks.recorder import RecordError, record_task
+from evals.recording.recorder import RecordError, record_task
 from tasks.validate import validate_suite
 
 pytestmark = pytest.mark.slow

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 from playwright.async_api import async_playwright
 
-from evals.report import build_report
-from evals.runner import RunConfig, run
-from evals.stats import turn_curve
+from evals.report.build import build_report
+from evals.run.config import RunConfig
+from evals.run.runner import run
+from evals.records.stats import turn_curve
 from tasks.loader import load_suite
 from tests.iterative_script import RUN_ID
 

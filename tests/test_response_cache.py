@@ -7,8 +7,9 @@ import pytest
 
 from agents.models import ModelConfig, ModelUnavailable, complete
 from agents.response_cache import ResponseCache, cache_path, request_key
-from evals.cli import response_cache_path
-from evals.runner import RunConfig, run
+from evals.cli.running import response_cache_path
+from evals.run.config import RunConfig
+from evals.run.runner import run
 from tasks.loader import load_suite
 
 GOOD_PAGE = (Path(__file__).resolve().parent.parent / "tasks" / "sites" / "reviews" / "index.html").read_text()

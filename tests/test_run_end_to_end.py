@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from agents.models import ModelConfig
-from evals.runner import RunConfig, run
+from evals.run.config import RunConfig
+from evals.run.runner import run
 from tasks.loader import load_suite
 
 pytestmark = pytest.mark.slow

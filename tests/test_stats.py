@@ -1,9 +1,9 @@
-"""evals.stats: bootstrap intervals, breakdowns, paired differences and the paper table on known inputs."""
+"""evals.records.stats: bootstrap intervals, breakdowns, paired differences and the paper table on known inputs."""
 import numpy as np
 import pytest
 
-from evals.results import TaskResult
-from evals.stats import bootstrap_ci, breakdown, paired_difference, paper_table, summarise
+from evals.records.results import TaskResult
+from evals.records.stats import bootstrap_ci, breakdown, paired_difference, paper_table, summarise
 
 
 def res(task_id: str, status: str = "scored", final: float = 0.0, **kw) -> dict:

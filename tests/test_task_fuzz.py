@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from tasks.cli import tasks_app
+from evals.cli.tasks import tasks_app
 from tasks.loader import Problem, TaskFileError, load_suite
 from tasks.validate import validate_suite
 from tests.conftest import one_task_suite

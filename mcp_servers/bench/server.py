@@ -12,16 +12,16 @@ from pathlib import Path
 import anyio
 from mcp.server.mcpserver import Image, MCPServer
 
-from agents.messages import prompt
 from mcp_servers.assets import core
 from mcp_servers.common import ACTS, READ_ONLY, mapped_errors
 from mcp_servers.workspace.core import Workspace, WorkspaceError
+from tasks.defaults import JUDGE_PROCESS_TIMEOUT_S
 from tasks.frames import sample_frames
+from tasks.instruction import PLACEHOLDER, instruction
 from tasks.loader import TaskFileError, load_suite
 from tasks.marker import write_marker
 
 errors = mapped_errors((core.AssetError, WorkspaceError, TaskFileError), (OSError, RuntimeError))
-JUDGE_TIMEOUT_S = 900
 
 
 def build_server(tasks: Path, root: Path) -> MCPServer:
@@ -51,7 +51,7 @@ def build_server(tasks: Path, root: Path) -> MCPServer:
         frames = await anyio.to_thread.run_sync(lambda: sample_frames(task.video, len(sheets)) if task.video else [])
         chunk = frames[start_frame:start_frame + max(1, min(max_frames, 24))]
         more = start_frame + len(chunk) < len(frames)
-        text = prompt("single_shot", width=w, height=h) + (
+        text = instruction(w, h) + (
             f"\n\n[{len(sheets)} asset sheet(s) and frames {start_frame}..{start_frame + len(chunk) - 1} of "
             f"{len(frames)} follow" + (f"; call again with start_frame={start_frame + len(chunk)} for more]" if more else "]"))
         out: list = [text]
@@ -65,7 +65,7 @@ def build_server(tasks: Path, root: Path) -> MCPServer:
     async def submit(task_id: str, html: str) -> dict:
         """Store index.html for a task (replacing an earlier submission); the task's assets come with it."""
         task, d = core.task_of(suite, task_id), folder(task_id)
-        result = Workspace(d).write("index.html", html.replace("__PLACEHOLDER_ASSETS_BASE_DIR__", "assets"))
+        result = Workspace(d).write("index.html", html.replace(PLACEHOLDER, "assets"))
         if task.assets_dir.is_dir():
             shutil.copytree(task.assets_dir, d / "assets", dirs_exist_ok=True)
         write_marker(d, task)
@@ -78,7 +78,7 @@ def build_server(tasks: Path, root: Path) -> MCPServer:
         d = folder(task_id)
         if not (d / "index.html").is_file():
             raise WorkspaceError(f"nothing submitted for task {task_id} yet; call submit first")
-        with anyio.fail_after(JUDGE_TIMEOUT_S):
+        with anyio.fail_after(JUDGE_PROCESS_TIMEOUT_S):
             proc = await anyio.run_process([sys.executable, "-m", "evals.cli", "judge", str(d), "--json"], check=False)
         if proc.returncode != 0:
             raise RuntimeError(f"judge failed: {proc.stderr.decode(errors='replace')[-600:]}")

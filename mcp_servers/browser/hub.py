@@ -18,6 +18,7 @@ from mcp_servers.browser.launch import CHROMIUM_ARGS, chromium_path, is_loopback
 from mcp_servers.browser.page_scripts import SEED_RANDOM
 from mcp_servers.browser.settle import watch_activity
 from mcp_servers.browser.static_site import StaticSite
+from tasks import defaults
 
 
 def _sweep_orphans() -> None:
@@ -174,7 +175,7 @@ class BrowserHub:
         return list(self._sessions)
 
     async def open(self, target: str, width: int = 1280, height: int = 800, scale: float = 1.0,
-                   seed: int | None = 1, clock: str | None = "2026-01-15T10:00:00Z",
+                   seed: int | None = defaults.SEED, clock: str | None = defaults.CLOCK,
                    timeout_s: float = 30.0, serve_root: Path | None = None) -> Session:
         """Open a loopback URL, or a local HTML file / folder served on its own loopback port
         (from `serve_root` when given, so pages can reach sibling folders such as assets/)."""

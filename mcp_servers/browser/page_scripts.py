@@ -17,29 +17,9 @@ SEED_RANDOM = """
 })();
 """
 
-# Returns [elements, infos]: the visible interactive elements in DOM order and a description of each.
-LIST_ELEMENTS = """
-(limit) => {
-  const SEL = 'a[href],button,input,select,textarea,summary,label,[role],[onclick],[tabindex],' +
-              '[contenteditable=""],[contenteditable="true"],.btn';
-  const seen = new Set(); const els = [];
-  const visible = (el) => {
-    const r = el.getBoundingClientRect();
-    if (r.width < 1 || r.height < 1) return false;
-    const cs = getComputedStyle(el);
-    return cs.visibility !== 'hidden' && cs.display !== 'none' && parseFloat(cs.opacity || '1') > 0.01;
-  };
-  for (const el of document.querySelectorAll(SEL)) { if (!seen.has(el)) { seen.add(el); els.push(el); } }
-  for (const el of document.querySelectorAll('body *')) {
-    if (els.length > 4 * limit) break;
-    if (seen.has(el)) continue;
-    const cs = getComputedStyle(el);
-    if (cs.cursor === 'pointer' && !(el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer')) {
-      seen.add(el); els.push(el);
-    }
-  }
-  const order = (a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING) ? -1 : 1;
-  const keep = els.filter(visible).sort(order).slice(0, limit);
+# How the browser names an element, for the judge's element list and the recorder's target hints
+# alike: a role (explicit or implied by the tag) and an accessible-style name.
+DESCRIBE_FNS = """
   const clean = (s) => (s || '').replace(/\\s+/g, ' ').trim().slice(0, 160);
   const roleOf = (el) => {
     const r = el.getAttribute('role'); if (r) return r;
@@ -70,6 +50,38 @@ LIST_ELEMENTS = """
     return clean(el.innerText || el.getAttribute('title') || el.getAttribute('alt') ||
                  (el.querySelector('img[alt]') || {getAttribute: () => ''}).getAttribute('alt'));
   };
+"""
+
+# One element's box, tag, role, name and text (the recorder's target hint).
+DESCRIBE_ELEMENT = """(el) => {""" + DESCRIBE_FNS + """
+  const r = el.getBoundingClientRect();
+  return {bbox: [r.x, r.y, r.width, r.height], tag: el.tagName.toLowerCase(), role: roleOf(el), name: nameOf(el),
+          text: clean(el.innerText || '')};
+}"""
+
+# Returns [elements, infos]: the visible interactive elements in DOM order and a description of each.
+LIST_ELEMENTS = """
+(limit) => {""" + DESCRIBE_FNS + """
+  const SEL = 'a[href],button,input,select,textarea,summary,label,[role],[onclick],[tabindex],' +
+              '[contenteditable=""],[contenteditable="true"],.btn';
+  const seen = new Set(); const els = [];
+  const visible = (el) => {
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) return false;
+    const cs = getComputedStyle(el);
+    return cs.visibility !== 'hidden' && cs.display !== 'none' && parseFloat(cs.opacity || '1') > 0.01;
+  };
+  for (const el of document.querySelectorAll(SEL)) { if (!seen.has(el)) { seen.add(el); els.push(el); } }
+  for (const el of document.querySelectorAll('body *')) {
+    if (els.length > 4 * limit) break;
+    if (seen.has(el)) continue;
+    const cs = getComputedStyle(el);
+    if (cs.cursor === 'pointer' && !(el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer')) {
+      seen.add(el); els.push(el);
+    }
+  }
+  const order = (a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING) ? -1 : 1;
+  const keep = els.filter(visible).sort(order).slice(0, limit);
   const cssPath = (el) => {
     if (el.id) return '#' + CSS.escape(el.id);
     const parts = [];

@@ -12,6 +12,7 @@ from mcp_servers.browser import actions
 from mcp_servers.browser.hub import BrowserFault, BrowserHub, SessionError
 from mcp_servers.common import ACTS, DESTRUCTIVE, READ_ONLY, mapped_errors
 from mcp_servers.imaging import image_size, model_view
+from tasks import defaults
 
 errors = mapped_errors((SessionError, actions.ActionFailed, ValueError), (BrowserFault,))
 
@@ -70,7 +71,7 @@ def build_server(shots_dir: Path | None = None) -> MCPServer:
     @mcp.tool(annotations=ACTS)
     @errors
     async def open(target: str, ctx: Context, width: int = 1280, height: int = 800, scale: float = 1.0,
-                   seed: int | None = 1, clock: str | None = "2026-01-15T10:00:00Z") -> Opened:
+                   seed: int | None = defaults.SEED, clock: str | None = defaults.CLOCK) -> Opened:
         """Open a loopback URL or a local HTML file/folder in a new isolated session; returns its id."""
         s = await hub_of(ctx).open(target, width=width, height=height, scale=scale, seed=seed, clock=clock)
         return Opened(session=s.id, url=s.page.url, load_errors=s.page_errors[:5])

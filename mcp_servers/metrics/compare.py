@@ -7,11 +7,15 @@ import threading
 from collections import OrderedDict
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 from PIL import Image
+
+from tasks.registry import Registry
 
 from .features import DinoModel, Features, FeatureModel
 from .images import ImageLike, load_rgb, to_common_size
@@ -27,13 +31,28 @@ from .structure import (
 )
 from .values import MetricUnavailable, MetricValue
 
-__all__ = ["ALL_METRICS", "LPIPS_METRICS", "METRICS", "MetricModels", "MetricUnavailable", "MetricValue", "compare"]
+__all__ = ["METRICS", "Metric", "MetricModels", "MetricUnavailable", "MetricValue", "Pair", "compare", "register_metric"]
 
-METRICS = ("ocr", "ssim", "feature", "feature_distance", "dino", "color", "layout", "structural")
-# Distances that need (lpips) or prefer (perceptual) local LPIPS weights. Kept out of METRICS,
-# whose users treat every entry but feature_distance as a similarity that runs unconfigured.
-LPIPS_METRICS = ("perceptual", "lpips")
-ALL_METRICS = METRICS + LPIPS_METRICS
+
+@dataclass(frozen=True)
+class Metric:
+    """A named way to compare two screenshots."""
+
+    name: str
+    compute: Callable[["Pair"], MetricValue]  # the value for one reference/candidate pair
+    kind: Literal["similarity", "distance"] = "similarity"  # similarities are 1 for identical images
+    needs_setup: bool = False  # runs only with local model files or configuration (see its error when missing)
+    doc: str = ""
+
+
+# The one table of metrics: `compare`, the metrics server's tools and its `list_metrics` read it.
+METRICS: Registry[Metric] = Registry("metric")
+
+
+def register_metric(name: str, compute: Callable[["Pair"], MetricValue], *, kind: str = "similarity",
+                    needs_setup: bool = False, doc: str = "") -> Metric:
+    """Add (or replace) a metric; code outside the package may add its own."""
+    return METRICS.add(name, Metric(name, compute, kind, needs_setup, doc))
 
 
 class MetricModels:
@@ -84,7 +103,7 @@ def _digest(img: Image.Image) -> str:
     return f"{img.size}:{hashlib.blake2b(img.tobytes(), digest_size=16).hexdigest()}"
 
 
-class _Pair:
+class Pair:
     """Per-call memo: each intermediate (OCR text, features, blocks) is computed once per image."""
 
     def __init__(self, ref: Image.Image, cand: Image.Image, models: MetricModels) -> None:
@@ -92,7 +111,7 @@ class _Pair:
         self.keys = (_digest(ref), _digest(cand))
         self._memo = models.memo
 
-    def _per_image(self, kind: str, fn: Callable[[Image.Image], object]) -> tuple:
+    def per_image(self, kind: str, fn: Callable[[Image.Image], object]) -> tuple:
         out = []
         for key, img in zip(self.keys, (self.ref, self.cand)):
             with self.models.memo_lock:
@@ -119,11 +138,11 @@ class _Pair:
 
     def ocr(self) -> MetricValue:
         engine = self.models.ocr_engine
-        ref_text, cand_text = self._per_image(f"ocr:{engine}", lambda im: ocr_text(im, engine))
+        ref_text, cand_text = self.per_image(f"ocr:{engine}", lambda im: ocr_text(im, engine))
         return similarity_from_texts(ref_text, cand_text, engine)
 
     def features(self) -> tuple[Features, Features]:
-        return self._per_image("features", self.models.feature_model().extract)
+        return self.per_image("features", self.models.feature_model().extract)
 
     @cached_property
     def ssim(self) -> MetricValue:
@@ -151,36 +170,35 @@ class _Pair:
         return combine_structural(score, self.color.value, ssim, detail)
 
     def metric(self, name: str) -> MetricValue:
-        if name == "ocr":
-            return self.ocr()
-        if name == "ssim":
-            return self.ssim
-        if name == "feature":
-            return self.models.feature_model().similarity_of(*self.features())
-        if name == "feature_distance":
-            return self.models.feature_model().distance_of(*self.features())
-        if name == "perceptual":
-            return self.perceptual()
-        if name == "lpips":
-            return self.lpips
-        if name == "dino":
-            dino = self.models.dino_model()
-            return dino.similarity_of(*self._per_image("dino", dino.embed))
-        if name == "color":
-            return self.color
-        if name == "layout":
-            return layout_value(self.layout[0], self.layout[2])
-        if name == "structural":
-            return self.structural()
-        raise ValueError(f"unknown metric {name!r}; expected one of {ALL_METRICS}")
+        return METRICS.named(name).compute(self)
+
+
+def _dino(pair: Pair) -> MetricValue:
+    dino = pair.models.dino_model()
+    return dino.similarity_of(*pair.per_image("dino", dino.embed))
+
+
+register_metric("ocr", Pair.ocr, doc="similarity of the text OCR reads on each image")
+register_metric("ssim", lambda p: p.ssim, doc="structural similarity of the grey images")
+register_metric("feature", lambda p: p.models.feature_model().similarity_of(*p.features()),
+                doc="cosine similarity of EfficientNet-Lite0 embeddings")
+register_metric("feature_distance", lambda p: p.models.feature_model().distance_of(*p.features()), kind="distance",
+                doc="LPIPS-style distance between EfficientNet-Lite0 feature maps")
+register_metric("dino", _dino, needs_setup=True, doc="cosine similarity of DINOv2 embeddings (local weights)")
+register_metric("color", lambda p: p.color, doc="colour histogram similarity")
+register_metric("layout", lambda p: layout_value(p.layout[0], p.layout[2]), doc="match of the text and block layout")
+register_metric("structural", Pair.structural, doc="layout, colour and SSIM combined (offline stand-in for HVS)")
+register_metric("perceptual", Pair.perceptual, kind="distance",
+                doc="LPIPS when local weights are configured, else the EfficientNet distance")
+register_metric("lpips", lambda p: p.lpips, kind="distance", needs_setup=True, doc="LPIPS (local AlexNet weights)")
 
 
 def compare(
     ref: ImageLike, cand: ImageLike, metrics: Sequence[str], models: MetricModels | None = None
 ) -> dict[str, MetricValue]:
-    """Score a candidate against a reference on each named metric (see ALL_METRICS)."""
-    unknown = [m for m in metrics if m not in ALL_METRICS]
+    """Score a candidate against a reference on each named metric (see METRICS)."""
+    unknown = [m for m in metrics if m not in METRICS]
     if unknown:
-        raise ValueError(f"unknown metric(s) {unknown}; expected some of {list(ALL_METRICS)}")
-    pair = _Pair(load_rgb(ref), load_rgb(cand), models or MetricModels())
+        raise ValueError(f"unknown metric(s) {unknown}; expected some of {list(METRICS)}")
+    pair = Pair(load_rgb(ref), load_rgb(cand), models or MetricModels())
     return {name: pair.metric(name) for name in dict.fromkeys(metrics)}

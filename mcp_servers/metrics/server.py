@@ -9,12 +9,11 @@ import anyio
 from mcp.server.mcpserver import Context, MCPServer
 
 from mcp_servers.common import READ_ONLY, mapped_errors
-from mcp_servers.metrics.compare import MetricModels, MetricUnavailable, compare as compare_images
+from mcp_servers.metrics.compare import METRICS, MetricModels, MetricUnavailable, compare as compare_images
 from mcp_servers.metrics.locate import locate as locate_template
 from mcp_servers.metrics.ocr import ocr_text
 
 errors = mapped_errors((ValueError, FileNotFoundError, PermissionError), (MetricUnavailable, RuntimeError, OSError))
-METRIC_NAMES = ["ocr", "ssim", "feature", "feature_distance", "dino", "color", "layout", "structural", "perceptual", "lpips"]
 
 
 def confined(path: str, roots: list[Path]) -> Path:
@@ -46,9 +45,9 @@ def build_server(allowed_roots: list[Path] | None = None, preload: bool = True) 
     async def compare(reference: str, candidate: str, ctx: Context, metrics: list[str] | None = None) -> dict:
         """Similarity of candidate to reference for each metric (ocr, ssim, feature, structural, ...), with backends."""
         names = metrics or ["ocr", "feature", "ssim", "structural"]
-        unknown = sorted(set(names) - set(METRIC_NAMES))
+        unknown = sorted(set(names) - set(METRICS))
         if unknown:
-            raise ValueError(f"unknown metrics {unknown}; choose from {METRIC_NAMES}")
+            raise ValueError(f"unknown metrics {unknown}; choose from {list(METRICS)}")
         ref, cand = confined(reference, roots), confined(candidate, roots)
         models = ctx.request_context.lifespan_context
         values = await anyio.to_thread.run_sync(lambda: compare_images(ref, cand, names, models))
@@ -71,6 +70,6 @@ def build_server(allowed_roots: list[Path] | None = None, preload: bool = True) 
     @mcp.tool(annotations=READ_ONLY)
     async def list_metrics() -> list[str]:
         """Names of the metrics `compare` accepts."""
-        return METRIC_NAMES
+        return list(METRICS)
 
     return mcp

@@ -37,7 +37,6 @@ def save(im, path, q=82):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     rel = os.path.relpath(path, ROOT)
     im = grain(im, 5 if path.endswith(".png") else (3 if "hero" in path else 7), sum(map(ord, rel)))
-    S = 2
     if path.endswith(".jpg"):
         im.convert("RGB").save(path, "JPEG", quality=q, optimize=True, progressive=True)
     else:

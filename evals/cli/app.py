@@ -1,0 +1,71 @@
+"""The `iwr` command line: every command and sub-command, gathered from the modules beside this one."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before anything imports litellm
+
+from evals.cli import judging, making, running  # noqa: E402
+from evals.cli.runs import runs_app  # noqa: E402
+from evals.cli.selftest import selftest_app  # noqa: E402
+from evals.cli.tasks import tasks_app  # noqa: E402
+from tasks.defaults import RUNS_DIR  # noqa: E402
+
+app = typer.Typer(help="iwr: reconstruct interactive web pages from interaction videos, and judge them.",
+                  no_args_is_help=True, add_completion=False)
+app.add_typer(tasks_app, name="tasks")
+app.add_typer(runs_app, name="runs")
+app.add_typer(selftest_app, name="selftest")
+app.command()(running.run)
+app.command()(making.record)
+app.command()(making.prepare)
+app.command()(judging.judge)
+app.command()(judging.calibrate)
+app.command()(judging.bench)
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def mcp(ctx: typer.Context, name: str = typer.Argument(..., help="browser | metrics | assets | workspace | bench")):
+    """Start an MCP server on stdio (or --http PORT).
+
+    Examples:
+      iwr mcp browser
+      iwr mcp metrics --http 8765
+    """
+    from mcp_servers.launcher import main
+
+    main([name, *ctx.args])
+
+
+@app.command()
+def report(
+    run: str = typer.Argument(..., help="run id (under --runs-dir) or a run folder"),
+    compare: Optional[list[str]] = typer.Option(None, help="more runs to put beside it (repeatable)"),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="report folder (default: runs/<run>/report)"),
+    runs_dir: Path = typer.Option(RUNS_DIR, help="where runs are stored"),
+):
+    """Write a static HTML report (leaderboard, plots, a page per task) that opens from disk.
+
+    Examples:
+      iwr report oracle-bundled --compare blank-bundled
+      iwr report runs/my-run --out /tmp/report
+    """
+    from evals.report.build import build_report
+
+    folders = []
+    for r in [run, *(compare or [])]:
+        f = Path(r) if Path(r).is_dir() else runs_dir / r
+        if not (f / "summary.json").is_file():
+            typer.echo(f"error: {f} is not a finished run (no summary.json)", err=True)
+            raise typer.Exit(2)
+        folders.append(f)
+    index = build_report(folders, out_dir or folders[0] / "report")
+    typer.echo(str(index))
+
+
+if __name__ == "__main__":
+    app()

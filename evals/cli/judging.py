@@ -1,0 +1,141 @@
+"""`iwr judge`, `iwr calibrate`, `iwr bench`: the judge on one workspace, on injected defects, against the clock."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from evals.cli.tasks import suite_or_exit
+from evals.run import logs
+from tasks.defaults import BUNDLED_SUITE, judge_cache
+
+out = Console()
+
+
+def judge(
+    folder: Path = typer.Argument(..., help="a workspace made by `iwr prepare` holding index.html"),
+    profile: Optional[str] = typer.Option(None, help="paper | offline | hybrid (default: hybrid with a judge model, else offline)"),
+    paper_compat: bool = typer.Option(False, "--paper-compat", help="reproduce the reference code's quirks"),
+    judge_model: Optional[str] = typer.Option(None, help="the judge's litellm model (default: $IWR_JUDGE_MODEL)"),
+    judge_api_base: Optional[str] = typer.Option(None, help="base URL of the judge model's OpenAI-compatible server"),
+    explore_model: Optional[str] = typer.Option(None, help="also let this model explore the page with browser-use "
+                                                "(needs scripts/setup_explore.sh); reported under probes.explore"),
+    explore_api_base: Optional[str] = typer.Option(None, help="base URL of the explore model's OpenAI-compatible server"),
+    as_json: bool = typer.Option(False, "--json", help="print the result with every action and checkpoint"),
+):
+    """Judge the page an agent left in a prepared workspace (or a run's task folder).
+
+    Examples:
+      iwr judge /tmp/ws --json
+      iwr judge /tmp/ws --profile paper --judge-model openai/gpt-4o
+      iwr judge /tmp/ws --explore-model openai/qwen --explore-api-base http://127.0.0.1:8000/v1
+    """
+    from evals.workspace.outside import judge_folder
+
+    logs.configure()
+    try:
+        config = judge_config(profile, paper_compat, judge_model, judge_api_base, folder / ".iwr-judge" / "responses.db")
+        if explore_model:
+            from agents.models import ModelConfig
+
+            config.explore_model = ModelConfig(model=explore_model, api_base=explore_api_base, timeout_s=120.0)
+        result = asyncio.run(judge_folder(folder, config))
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
+    if as_json:
+        typer.echo(json.dumps({**result.summary(), "profile": result.profile, "backends": result.backends,
+                               **{k: result.judge.get(k) for k in ("actions", "checkpoints", "probes", "flags",
+                                                                    "paper_compat", "judge_model", "llm_usage")}}))
+    else:
+        out.print(f"task {result.task_id}: {result.status}  IFS {result.ifs * 100:.1f}  VFS {result.vfs * 100:.1f}  "
+                  f"Final {result.final * 100:.1f}" + (f"  ({result.error})" if result.error else ""))
+    if result.status == "infra_failure":
+        raise typer.Exit(1)
+
+
+def calibrate(
+    tasks: Path = typer.Option(BUNDLED_SUITE, help="a data.jsonl or the folder holding it"),
+    max_tasks: Optional[int] = typer.Option(None, help="calibrate on the first N tasks with a reference site"),
+    work: Optional[Path] = typer.Option(None, help="folder for mutants and screenshots (default: a temp folder)"),
+    no_cache: bool = typer.Option(False, "--no-cache", help="judge everything afresh (default: reuse judgements and "
+                                  "metric values from runs/cache/judge)"),
+    as_json: bool = typer.Option(False, "--json", help="print the calibration as JSON"),
+):
+    """Judge every reference site and injected defects of it; report detection per defect kind.
+
+    Example:
+      iwr calibrate --json
+    """
+    from evals.quality.calibrate import calibrate as run_calibration
+
+    logs.configure()
+    suite = suite_or_exit(tasks)
+    cache = None if no_cache else judge_cache()
+    res = asyncio.run(run_calibration(suite, work, max_tasks, cache_dir=cache))
+    if as_json:
+        typer.echo(json.dumps({k: v for k, v in res.items() if k != "rows"}))
+        return
+    t = Table(title=f"calibration: {res['mutants']} mutants, {res['detection_rate'] * 100:.1f} % detected, "
+                    f"reference Final min {res['oracle_final_min'] * 100:.1f}")
+    for c in ("defect kind", "mutants", "detected"):
+        t.add_column(c)
+    for k, v in res["by_kind"].items():
+        t.add_row(k, str(v["mutants"]), str(v["detected"]))
+    out.print(t)
+
+
+def bench(
+    tasks: Path = typer.Option(BUNDLED_SUITE, help="a data.jsonl or the folder holding it"),
+    max_tasks: int = typer.Option(4, help="bench on N tasks spread over the suite (0: every task with a reference site)"),
+    rounds: int = typer.Option(6, help="repetitions of the MCP-against-in-process measurement"),
+    repeats: int = typer.Option(3, help="replays per task for the judge and the floor; the median run counts"),
+    work: Optional[Path] = typer.Option(None, help="folder for screenshots and logs (default: a temp folder)"),
+    as_json: bool = typer.Option(False, "--json", help="print the figures as JSON"),
+):
+    """Measure the judge against the floor, fixed sleeps, MCP overhead, the cache and concurrency.
+
+    Example:
+      iwr bench --json
+    """
+    from evals.quality.bench import bench as run_bench
+
+    logs.configure()
+    suite = suite_or_exit(tasks)
+    try:
+        res = asyncio.run(run_bench(suite, max_tasks, work, rounds, repeats=repeats))
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
+    if as_json:
+        typer.echo(json.dumps(res))
+        return
+    t = Table(title=f"iwr bench: {len(res['tasks'])} tasks, {res['actions']['replayed']} actions, "
+                    f"{res['checkpoints']} checkpoints, {res['seconds']['bench']} s")
+    t.add_column("figure")
+    t.add_column("value")
+    for k, v in res.items():
+        if k not in ("tasks", "seconds", "actions", "checkpoints"):
+            t.add_row(k, ", ".join(f"{a}: {b}" for a, b in v.items()) if isinstance(v, dict) else str(v))
+    out.print(t)
+
+
+def judge_config(profile: str | None, paper_compat: bool, judge_model: str | None, judge_api_base: str | None,
+                 responses_db: Path):
+    """The judge's configuration from command-line options; the model's answers are cached in RESPONSES_DB
+    (or $IWR_RESPONSE_CACHE)."""
+    from agents.models import ModelConfig
+    from agents.response_cache import ENV
+    from graphs.judge import JudgeConfig
+
+    name = judge_model or os.environ.get("IWR_JUDGE_MODEL")
+    model = ModelConfig(model=name, api_base=judge_api_base or os.environ.get("IWR_JUDGE_API_BASE"), timeout_s=120.0,
+                        max_tokens=1024, cache_path=os.environ.get(ENV) or str(responses_db)
+                        ) if name else None
+    return JudgeConfig.for_profile(profile or ("hybrid" if model else "offline"), model, paper_compat=paper_compat)

@@ -1,0 +1,62 @@
+"""`iwr selftest ...`: the judge against pages written to break it."""
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from evals.quality.selftest import CASE_TIMEOUT_S, run_hostile
+
+selftest_app = typer.Typer(help="Check the harness against pages written to break it.", no_args_is_help=True)
+
+
+def print_table(console: Console, res: dict) -> None:
+    t = Table(title=f"hostile pages: {res['passed']} passed, {res['failed']} failed")
+    for c in ("case", "status", "IFS", "Final", "seconds", "leaks", "escaped", "blocked", "fenced", "ok"):
+        t.add_column(c, justify="left" if c in ("case", "status") else "right")
+    for r in res["cases"]:
+        t.add_row(r["case"], r["status"], f"{r['ifs'] * 100:.0f}", f"{r['final'] * 100:.1f}", f"{r['seconds']:.1f}",
+                  str(r["leaks"]), str(r["escaped"]), str(r["blocked"]), str(r.get("fenced", 0)),
+                  "[green]ok[/]" if r["ok"] else "[red]FAIL[/]")
+    console.print(t)
+    for r in res["cases"]:
+        if not r["ok"]:
+            console.print(f"[red]{r['case']}[/]: {r.get('error') or ''} {r.get('leaked') or ''} {r.get('escaped_urls') or ''}")
+
+
+@selftest_app.command()
+def hostile(
+    as_json: bool = typer.Option(False, "--json", help="print the results as JSON"),
+    profile: str = typer.Option("offline", help="judge profile"),
+    case: Optional[list[str]] = typer.Option(None, help="only these cases (repeatable)"),
+    timeout: float = typer.Option(CASE_TIMEOUT_S, help="time limit for judging one case, in seconds"),
+):
+    """Judge every page of the hostile corpus; fail on a wrong verdict, a leak or an escaped request.
+
+    Examples:
+      iwr selftest hostile
+      iwr selftest hostile --json --case loop_at_load --case memory_bomb
+    """
+    from evals.run import logs
+
+    logs.configure()
+    console = Console(width=None if sys.stdout.isatty() else 120)
+    try:
+        res = asyncio.run(run_hostile(case, profile, timeout,
+                                      on_row=None if as_json else lambda r: console.log(f"{r['case']}: {r['status']}")))
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
+    if as_json:
+        keys = ("case", "status", "ifs", "final", "seconds", "leaks", "escaped", "blocked", "fenced", "ok")
+        typer.echo(json.dumps({"cases": [{k: r[k] for k in keys} for r in res["cases"]],
+                               "passed": res["passed"], "failed": res["failed"]}))
+    else:
+        print_table(console, res)
+    if res["failed"]:
+        raise typer.Exit(1)

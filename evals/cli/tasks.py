@@ -1,0 +1,111 @@
+"""`iwr tasks ...`: validate and list suites."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from tasks.defaults import BUNDLED_SUITE
+
+tasks_app = typer.Typer(help="Validate and inspect task suites.", no_args_is_help=True)
+
+
+def suite_or_exit(path: Path):
+    """Load a suite, or print every problem and exit with status 2."""
+    from tasks.loader import TaskFileError, load_suite
+
+    try:
+        return load_suite(path)
+    except TaskFileError as e:
+        typer.echo(f"error: cannot load tasks:\n{e}", err=True)
+        raise typer.Exit(2)
+
+
+def task_or_exit(path: Path, task_id: str):
+    """One task of a suite, or a clear error and exit status 2."""
+    try:
+        return suite_or_exit(path).get(task_id)
+    except KeyError as e:
+        typer.echo(f"error: {e.args[0]}", err=True)
+        raise typer.Exit(2)
+
+
+@tasks_app.command()
+def validate(path: Path = typer.Argument(BUNDLED_SUITE, help="a data.jsonl or the folder holding it")):
+    """Check a suite (schema, files, checkpoints); print every problem; exit 1 if any.
+
+    Example:
+      iwr tasks validate tasks/suite
+    """
+    from tasks.validate import validate_suite
+
+    problems = validate_suite(path)
+    for p in problems:
+        typer.echo(str(p))
+    if problems:
+        typer.echo(f"{len(problems)} problem(s)", err=True)
+        raise typer.Exit(1)
+    typer.echo("ok")
+
+
+@tasks_app.command("list")
+def list_(path: Path = typer.Option(BUNDLED_SUITE, "--tasks", help="a data.jsonl or the folder holding it"),
+          as_json: bool = typer.Option(False, "--json", help="print a JSON list")):
+    """List the tasks of a suite with their levels and counts.
+
+    Example:
+      iwr tasks list --json
+    """
+    suite = suite_or_exit(path)
+    rows = [{"id": t.record.id, "classification": t.record.classification.model_dump(),
+             "actions": len(t.record.action_sequence),
+             "assertions": sum(1 for a in t.record.action_sequence if a.logical_assertion),
+             "resolution": t.record.recording_details.resolution, "source_website": t.record.source_website}
+            for t in suite.tasks]
+    if as_json:
+        typer.echo(json.dumps(rows))
+        return
+    table = Table(title=str(suite.root))
+    for c in ("id", "domain", "levels", "actions", "assertions", "resolution"):
+        table.add_column(c)
+    for r in rows:
+        c = r["classification"]
+        table.add_row(str(r["id"]), c["domain"], f"{c['interaction_complexity']}/{c['visual_complexity']}",
+                      str(r["actions"]), str(r["assertions"]), r["resolution"])
+    Console().print(table)
+
+
+@tasks_app.command()
+def show(task_id: str = typer.Argument(..., help="task id"),
+         path: Path = typer.Option(BUNDLED_SUITE, "--tasks", help="a data.jsonl or the folder holding it"),
+         as_json: bool = typer.Option(False, "--json", help="print the task record as JSON")):
+    """Show one task: classification, video length and every action with its assertion.
+
+    Example:
+      iwr tasks show 1
+    """
+    from tasks.frames import video_duration
+
+    task = task_or_exit(path, task_id)
+    rec = task.record
+    if as_json:
+        typer.echo(rec.model_dump_json(exclude_none=True))
+        return
+    c = rec.classification
+    try:
+        seconds = f"{video_duration(task.video):.1f} s" if task.video else "no video"
+    except Exception as e:  # noqa: BLE001 - FFmpeg reports broken files with many error types
+        seconds = f"unreadable ({type(e).__name__}; see iwr tasks validate)"
+    console = Console()
+    console.print(f"task {rec.id}: {c.domain} / {c.sub_domain}, {c.interaction_complexity} {c.visual_complexity}, "
+                  f"{rec.recording_details.resolution}, video {seconds}, {len(task.asset_sheets())} asset sheet(s)")
+    table = Table()
+    for col in ("#", "type", "description", "visual", "assertion"):
+        table.add_column(col)
+    for i, a in enumerate(rec.action_sequence, 1):
+        table.add_row(str(i), a.type, a.parameters.description, "yes" if a.visual_evaluation_flag else "",
+                      a.logical_assertion or "")
+    console.print(table)

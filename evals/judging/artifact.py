@@ -1,0 +1,87 @@
+"""Judge one artifact for one task: the judge graph within a time limit, through the judgement
+cache, then the probes, then the scores; every fault becomes a recorded outcome, never an exception."""
+from __future__ import annotations
+
+import asyncio
+import shutil
+import time
+from pathlib import Path
+
+from agents.toolbox import InfrastructureError, Toolbox, ToolCallError, stdio_server
+from evals.judging.cache import cache_of, cached_judgement, judgement_key
+from evals.judging.explore import explore_probe
+from evals.judging.scoring import score_judgement
+from evals.judging.typed_text import typed_text_probe
+from evals.records.results import TaskResult
+from graphs.judge import JudgeConfig, judge
+from tasks.defaults import JUDGE_TIMEOUT_S
+from tasks.loader import Task
+
+
+def judge_servers(run_dir: Path, suite_root: Path, extra_roots: list[Path] = ()) -> dict:
+    """Stdio parameters of the browser and metrics servers the judge uses for a run."""
+    # The run folder holds artifacts, drafts and screenshots; the suite holds the checkpoints.
+    allow = [a for r in [run_dir, suite_root, *extra_roots] for a in ("--allow", str(Path(r).resolve()))]
+    return {"browser": stdio_server("browser", "--shots", str(run_dir / "shots")),
+            "metrics": stdio_server("metrics", *allow)}
+
+
+async def judge_artifact(task: Task, entry: Path, tools: Toolbox, config: JudgeConfig, base: dict,
+                         timeout_s: float = JUDGE_TIMEOUT_S) -> TaskResult:
+    """Judge one page file for one task and score it; an infrastructure fault or a judge that runs
+    past `timeout_s` is recorded, not raised."""
+    t0 = time.monotonic()
+    if not entry.is_file():
+        if config.paper_compat:  # the reference code drops such a task from the average
+            return TaskResult(**base, status="skipped", error=f"no page at {entry.name} (dropped: paper-compat)")
+        return TaskResult(**base, status="model_failure", error=f"no page at {entry.name}")
+    record, cache = task.record.model_dump(mode="json", exclude_none=True), cache_of(tools)
+    key = judgement_key(record, task.folder, entry, config) if cache else None
+    try:
+        j = await asyncio.wait_for(cached_judgement(cache, key, lambda: judge(
+            tools, record, str(task.folder), str(entry.resolve()), config)), timeout_s)
+    except InfrastructureError as e:
+        return TaskResult(**base, status="infra_failure", error=str(e))
+    except asyncio.TimeoutError:
+        return TaskResult(**base, status="infra_failure", error=f"judge timed out after {timeout_s:g} s")
+    except ToolCallError as e:  # the page hung before its first screenshot: nothing of it can be scored
+        return TaskResult(**base, status="scored", error=f"the page stopped responding at load: {e}",
+                          seconds={"judge": round(time.monotonic() - t0, 3)})
+    if config.probes:
+        # An exploration that failed (no venv yet, a timeout) must not be served from the cache later.
+        pkey = key + ":probes" if key and config.explore_model is None else None
+        j["probes"] = await cached_judgement(cache, pkey, lambda: run_probes(tools, task, entry, j, config), kind="probes")
+    s = score_judgement(j)
+    return TaskResult(**base, status="scored", **s.as_dict(), backends=j["backends"], judge=j,
+                      seconds={"judge": round(time.monotonic() - t0, 3)})
+
+
+async def score_drafts(task: Task, tdir: Path, drafts: list, tools: Toolbox, config: JudgeConfig, base: dict) -> list:
+    """Judge every intermediate page of an iterative run: the score-against-turn curve."""
+    out = []
+    for d in drafts:
+        folder = tdir / "drafts-judged" / f"turn_{d['turn']:02d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copy(d["path"], folder / "index.html")
+        if (tdir / "artifact" / "assets").is_dir():
+            shutil.copytree(tdir / "artifact" / "assets", folder / "assets", dirs_exist_ok=True)
+        r = await judge_artifact(task, folder / "index.html", tools, config.model_copy(update={"probes": False}), base)
+        (folder / "judgement.json").write_text(r.model_dump_json(indent=2))
+        first = next(iter(r.judge.get("checkpoints") or []), {})  # the draft as the judge first saw it
+        out.append({"turn": d["turn"], "status": r.status, "ifs": r.ifs, "vfs": r.vfs, "final": r.final,
+                    "tokens": d.get("tokens"), "cost_usd": d.get("cost_usd"), "shot": first.get("candidate")})
+    return out
+
+
+async def run_probes(tools: Toolbox, task: Task, entry: Path, judgement: dict, config: JudgeConfig | None = None) -> dict:
+    """The probes beyond the trajectory; a probe that breaks is reported, never a score change."""
+    record = task.record.model_dump(mode="json", exclude_none=True)
+    try:
+        typed = await asyncio.wait_for(typed_text_probe(tools, record, str(task.folder), str(entry.resolve()),
+                                                        judgement["successful_actions"]), JUDGE_TIMEOUT_S)
+    except (ToolCallError, InfrastructureError, asyncio.TimeoutError) as e:  # e.g. the page navigated away
+        typed = {"status": "error", "reason": str(e)[:300] or "timed out"}
+    probes = {"typed_text": typed}
+    if config is not None and config.explore_model is not None:
+        probes["explore"] = await explore_probe(record, entry.resolve(), config.explore_model, task.size)
+    return probes

@@ -1,0 +1,1 @@
+"""Checks on the judge itself: calibration with injected defects, the hostile corpus, the speed bench."""

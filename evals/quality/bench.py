@@ -1,0 +1,171 @@
+"""`iwr bench`: where the judge's time goes, as ratios against what Chromium and the metrics need.
+
+Every part runs in one invocation on the same tasks (reference sites of the bundled suite), each
+phase with freshly started MCP servers so no phase inherits another's warm memo:
+
+- replay_vs_floor: the judge's replay per action (grounding, acting, settling, screenshot,
+  assertion; no scoring) / the same action with plain Playwright plus one screenshot;
+- replay_vs_fixed_sleeps: the judge's whole replay / a replay with the reference's fixed sleeps;
+- task_vs_max_parts: the judge's whole time per task / max(its replay, its scoring done alone);
+- mcp_vs_direct: a screenshot and a metric call through stdio MCP / the same work in process;
+- cached_vs_first: judging an unchanged artifact again with the cache / the first time;
+- speedup_by_concurrency: the tasks judged with 1, 2 and 4 in flight;
+- metric_ms, rss_mb_per_context: time per metric per checkpoint, memory per browser context.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import time
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import structlog
+
+from agents.toolbox import Toolbox
+from evals.quality import bench_parts as parts
+from evals.judging.cache import with_cache
+from evals.judging.artifact import judge_artifact, judge_servers
+from graphs.judge import JudgeConfig, judge
+from mcp_servers.browser.hub import BrowserHub
+from mcp_servers.metrics.compare import MetricModels
+from tasks.loader import Suite, Task
+
+log = structlog.get_logger()
+LEVELS = (1, 2, 4)
+
+
+def pick_tasks(suite: Suite, max_tasks: int) -> list[Task]:
+    """Tasks with a reference site, spread evenly over the suite when only some are wanted."""
+    tasks = [t for t in suite.tasks if t.reference_site() is not None]
+    if max_tasks <= 0 or max_tasks >= len(tasks):
+        return tasks
+    step = len(tasks) / max_tasks
+    return [tasks[int(i * step)] for i in range(max_tasks)]
+
+
+def _ratio(a: float, b: float) -> float:
+    return round(a / b, 4) if b > 0 else float("inf")
+
+
+@asynccontextmanager
+async def servers(work: Path, suite: Suite, name: str):
+    """A fresh browser and metrics server pair for one phase."""
+    with open(work / f"servers-{name}.log", "a") as errlog:
+        async with Toolbox(judge_servers(work / name, suite.root, extra_roots=[work]), errlog=errlog) as tools:
+            yield tools
+
+
+async def _judge_all(tools, tasks: list[Task], config: JudgeConfig, concurrency: int) -> tuple[float, list[float]]:
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(t: Task) -> float:
+        async with gate:
+            t0 = time.monotonic()
+            await judge(tools, parts.record_of(t), str(t.folder), str(parts.entry_of(t).resolve()), config)
+            return time.monotonic() - t0
+
+    t0 = time.monotonic()
+    each = await asyncio.gather(*(one(t) for t in tasks))
+    return time.monotonic() - t0, list(each)
+
+
+async def _median_runs(replay, tasks: list[Task], repeats: int) -> list[dict]:
+    """Each task replayed `repeats` times (round by round, so slow spells spread over the tasks);
+    per task, the run with the median seconds."""
+    runs = [[await replay(t) for t in tasks] for _ in range(max(1, repeats))]
+    return [sorted(each, key=lambda r: r["seconds"])[len(each) // 2] for each in zip(*runs)]
+
+
+async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, rounds: int = 6,
+                levels: tuple[int, ...] = LEVELS, repeats: int = 3) -> dict:
+    """Measure every ratio on up to `max_tasks` tasks; returns the figures and the raw seconds."""
+    work = Path(work or tempfile.mkdtemp(prefix="iwr-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    tasks = pick_tasks(suite, max_tasks)
+    if not tasks:
+        raise ValueError("no task with a reference site to bench on")
+    config = JudgeConfig()
+    metrics = parts.judge_metrics(config)
+    started = time.monotonic()
+
+    # 1. The judge's replay alone, then the same checkpoints scored alone. A server's first task also
+    # pays for its imports and Chromium's first context, so one warm-up replay goes uncounted; each
+    # task then replays `repeats` times and its median run counts (this machine's timing noise is
+    # larger than the differences measured).
+    scoring, pairs = [], []
+    async with servers(work, suite, "parts") as tools:
+        await parts.judge_replay(tools, tasks[0], config)
+        replays = await _median_runs(lambda t: parts.judge_replay(tools, t, config), tasks, repeats)
+        for t, r in zip(tasks, replays):
+            p = parts.checkpoint_pairs(t, r["shots"])
+            scoring.append(await parts.score_pairs(tools, p, metrics))
+            pairs.extend(p)
+    log.info("bench.parts", seconds=round(time.monotonic() - started, 1))
+
+    # 2. The floor (warmed up and repeated like the judge's replay) and the reference's fixed sleeps
+    # (once: its sleeps dwarf the noise), one task at a time like the judge's replay above.
+    async with BrowserHub(shots_root=work / "direct") as hub:
+        await parts.direct_replay(hub, tasks[0])
+        floors = await _median_runs(lambda t: parts.direct_replay(hub, t), tasks, repeats)
+        fixed = [await parts.direct_replay(hub, t, parts.REFERENCE_SLEEPS) for t in tasks]
+        rss = await parts.memory_per_context(hub, tasks[:4], os.getpid())
+
+        # 3. MCP against in process, on the same machine and pages.
+        models = MetricModels()
+        models.feature_model()
+        async with servers(work, suite, "mcp") as tools:
+            mcp = await parts.mcp_vs_direct(tools, hub, tasks[0], metrics, models, rounds)
+    log.info("bench.direct", seconds=round(time.monotonic() - started, 1))
+
+    # 4. Whole tasks at each concurrency; the sequential pass also gives the per-task overlap figure.
+    totals, whole = {}, []
+    for level in levels:
+        async with servers(work, suite, f"c{level}") as tools:
+            totals[level], each = await _judge_all(tools, tasks, config, level)
+        if level == 1:
+            whole = each
+    log.info("bench.concurrency", seconds=round(time.monotonic() - started, 1))
+
+    # 5. The cache: the same unchanged artifact judged twice.
+    async with servers(work, suite, "cache") as raw:
+        tools = with_cache(raw, work / "cache")
+        t = tasks[0]
+        base = {"task_id": t.id, "agent": "bench", "profile": config.profile}
+        once = []
+        for _ in range(2):
+            t0 = time.monotonic()
+            r = await judge_artifact(t, parts.entry_of(t), tools, config, base)
+            once.append(time.monotonic() - t0)
+        if r.status != "scored":
+            raise RuntimeError(f"task {t.id} was not scored: {r.error}")
+
+    timing = parts.metric_ms(pairs[: max(2, rounds // 2)], metrics, models)
+    replay_action = sum(sum(r["actions"]) for r in replays) / max(1, sum(len(r["actions"]) for r in replays))
+    floor_action = sum(sum(f["actions"]) for f in floors) / max(1, sum(len(f["actions"]) for f in floors))
+    max_parts = sum(max(r["seconds"], s) for r, s in zip(replays, scoring))
+    first = totals[levels[0]]
+    return {
+        "replay_vs_floor": _ratio(replay_action, floor_action),
+        "replay_vs_fixed_sleeps": _ratio(sum(r["seconds"] for r in replays), sum(f["seconds"] for f in fixed)),
+        "task_vs_max_parts": _ratio(sum(whole), max_parts) if whole else None,
+        "mcp_vs_direct": _ratio(mcp["mcp_s"], mcp["direct_s"]),
+        "cached_vs_first": _ratio(once[1], once[0]),
+        "speedup_by_concurrency": {str(k): _ratio(first, v) for k, v in totals.items()},
+        "metric_ms": timing,
+        "rss_mb_per_context": round(rss, 1),
+        "tasks": [t.id for t in tasks],
+        "seconds": {
+            "replay_per_action": round(replay_action, 4), "floor_per_action": round(floor_action, 4),
+            "replay_total": round(sum(r["seconds"] for r in replays), 3),
+            "fixed_sleeps_total": round(sum(f["seconds"] for f in fixed), 3),
+            "scoring_total": round(sum(scoring), 3), "whole_total": round(sum(whole), 3),
+            "max_parts_total": round(max_parts, 3), "mcp_round": round(mcp["mcp_s"], 4),
+            "direct_round": round(mcp["direct_s"], 4), "first": round(once[0], 3), "cached": round(once[1], 4),
+            "by_concurrency": {str(k): round(v, 3) for k, v in totals.items()},
+            "bench": round(time.monotonic() - started, 1)},
+        "actions": {"replayed": sum(len(r["actions"]) for r in replays),
+                    "passed": sum(r["passed"] for r in replays), "total": sum(r["total"] for r in replays)},
+        "checkpoints": len(pairs),
+    }

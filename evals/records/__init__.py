@@ -1,0 +1,1 @@
+"""What runs leave behind: result records, the run database, statistics over results."""

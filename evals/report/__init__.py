@@ -1,0 +1,1 @@
+"""The static HTML report of runs: leaderboard, plots, a page per task."""

@@ -1,0 +1,25 @@
+"""The one table of coders, by name. A run looks its coder up here; code outside the package adds
+its own with `register_coder` (anything with `name`, `needs_model` and `async make(job)`)."""
+from __future__ import annotations
+
+from agents.baselines import Blank, Oracle, Static
+from agents.coder import Coder
+from graphs.iterative_coder import Iterative
+from graphs.single_shot import SingleShot
+from tasks.registry import Registry
+
+CODERS: Registry[Coder] = Registry("agent")
+
+
+def register_coder(coder: Coder) -> Coder:
+    """Add (or replace) a coder under its name."""
+    return CODERS.add(coder.name, coder)
+
+
+def coder_named(name: str) -> Coder:
+    """The coder called `name`; ValueError listing the known ones otherwise."""
+    return CODERS.named(name)
+
+
+for _coder in (Oracle(), Static(), Blank(), SingleShot(), Iterative()):
+    register_coder(_coder)

@@ -1,0 +1,1 @@
+"""Outside agents: a prepared workspace, and judging what an agent left in it."""
