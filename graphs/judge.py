@@ -33,8 +33,9 @@ class JudgeConfig(BaseModel):
     profile: str = Field("offline", description="judging profile, a name in graphs.profiles.PROFILES; offline uses no LLM")
     paper_compat: bool = Field(False, description="reproduce the reference code's quirks (iwr-bench.md section 5)")
     model: ModelConfig | None = Field(None, description="the judge's model (paper and hybrid profiles)")
-    lvs_metrics: list[str] = Field(["ocr", "feature"], description="low-level visual metrics, averaged into LVS")
-    hvs_metric: str = Field("structural", description="metric standing in for the MLLM rubric (HVS)")
+    lvs_metrics: list[str] | None = Field(None, description="low-level visual metrics, averaged into LVS "
+                                          "(default: the profile's)")
+    hvs_metric: str | None = Field(None, description="the high-level visual metric, HVS (default: the profile's)")
     default_wait_ms: int = Field(0, description="time to let pass after an action when the task records none; the "
                                  "browser settles (network idle, DOM quiet) after it either way")
     scroll_min_px: float = Field(5.0, description="a scroll succeeds when the position moved more than this")
@@ -45,8 +46,13 @@ class JudgeConfig(BaseModel):
 
     @model_validator(mode="after")
     def _known_and_equipped(self) -> "JudgeConfig":
-        if profile_named(self.profile).needs_model and self.model is None:
+        p = profile_named(self.profile)
+        if p.needs_model and self.model is None:
             raise ValueError(f"the {self.profile} profile needs a judge model (--judge-model)")
+        if self.lvs_metrics is None:
+            self.lvs_metrics = list(p.lvs_metrics)
+        if self.hvs_metric is None:
+            self.hvs_metric = p.hvs_metric
         return self
 
     @property
@@ -56,12 +62,8 @@ class JudgeConfig(BaseModel):
 
     @classmethod
     def for_profile(cls, profile: str = "offline", model: ModelConfig | None = None, **kw) -> "JudgeConfig":
-        """A profile with its own metrics (e.g. paper: LVS from OCR and DINOv2, HVS from the model's rubric);
-        a profile that needs no model is given none."""
-        p = profile_named(profile)
-        kw.setdefault("lvs_metrics", list(p.lvs_metrics))
-        kw.setdefault("hvs_metric", p.hvs_metric)
-        return cls(profile=profile, model=model if p.needs_model else None, **kw)
+        """A profile's configuration; a profile that needs no model is given none."""
+        return cls(profile=profile, model=model if profile_named(profile).needs_model else None, **kw)
 
 
 @dataclass
