@@ -24,6 +24,7 @@ from graphs.act_offline import attempt, scroll
 from graphs.judge_llm import JudgeModelError, LlmJudge
 from graphs.profiles import LLM_METRIC, Profile, profile_named
 from tasks import defaults
+from tasks.checkpoints import InvalidTask, checkpoint_plan, missing_message
 from tasks.schema import size_of
 
 
@@ -80,18 +81,14 @@ class JudgeContext:
     refs: dict = field(default_factory=dict)  # step -> the checkpoint it is compared with
 
     def reference_for(self, task_folder: str, step: int) -> str | None:
-        """The checkpoint a screenshot is compared with: the one after the same action, or (paper-compat)
-        the checkpoint file at the same position in the folder's name-sorted list, as the reference code pairs them."""
-        if step in self.refs:
-            return self.refs[step]
-        if self.config.paper_compat:
-            files = sorted(p.name for p in (Path(task_folder) / "checkpoints").glob("step_*.png"))
-            position = len(self.refs)
-            ref = f"{task_folder}/checkpoints/{files[position]}" if position < len(files) else None
-        else:
-            ref = f"{task_folder}/checkpoints/step_{step}.png"
-        self.refs[step] = ref
-        return ref
+        """The checkpoint a screenshot is compared with: the task's pairing (tasks/checkpoints.py), or
+        (paper-compat) the file at the same position in the folder's name-sorted list, as the reference code has it."""
+        if step in self.refs or not self.config.paper_compat:
+            return self.refs.get(step)
+        files = sorted(p.name for p in (Path(task_folder) / "checkpoints").glob("step_*.png"))
+        position = len(self.refs)
+        self.refs[step] = f"{task_folder}/checkpoints/{files[position]}" if position < len(files) else None
+        return self.refs[step]
 
     def start_scoring(self, step: int, task_folder: str, candidate: str) -> None:
         """Score a checkpoint in the background: the metrics server works while the browser replays."""
@@ -239,6 +236,11 @@ async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, con
     if config.model is not None and config.judging.needs_model:
         llm = LlmJudge(config.model)
     ctx = JudgeContext(tools=tools, config=config, llm=llm)
+    plan = checkpoint_plan(task["action_sequence"], Path(task_folder))
+    if not config.paper_compat:
+        if config.visual and plan.missing:
+            raise InvalidTask(missing_message(plan, str(task.get("id"))))
+        ctx.refs = {step: str(path) for step, path in plan.files.items()}
     try:
         state = await graph.ainvoke({"task": task, "task_folder": task_folder, "artifact": artifact, "actions": []},
                                     context=ctx, config={"recursion_limit": 10 + 2 * len(task["action_sequence"])})
@@ -259,4 +261,5 @@ async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, con
             "actions": state["actions"] + skipped, "checkpoints": state["checkpoints"],
             "backends": state["backends"], "lvs_metrics": config.lvs_metrics, "hvs_metric": config.hvs_metric,
             "flags": state.get("flags", []), "paper_compat": config.paper_compat,
+            "checkpoints_by": "name-sorted list (paper-compat)" if config.paper_compat else plan.convention,
             "judge_model": config.model.model if llm else None, "llm_usage": llm.usage if llm else None}

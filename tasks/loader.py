@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from tasks.checkpoints import CheckpointPlan, checkpoint_plan
 from tasks.schema import TaskRecord
 
 VIDEO_EXTENSIONS = ("mp4", "webm")
@@ -75,10 +76,15 @@ class Task:
             return []
         return sorted(p for p in d.iterdir() if p.suffix.lower() in IMAGE_EXTENSIONS)
 
+    def checkpoints(self) -> CheckpointPlan:
+        """How this task's checkpoint files pair with its judged steps (by position or by action number)."""
+        return checkpoint_plan([{"visual_evaluation_flag": a.visual_evaluation_flag} for a in self.record.action_sequence],
+                               self.folder)
+
     def checkpoint(self, step: int) -> Path | None:
-        """Reference screenshot after action `step` (1-based; 0 is the initial page)."""
-        p = self.folder / "checkpoints" / f"step_{step}.png"
-        return p if p.is_file() else None
+        """Reference screenshot after action `step` (1-based; 0 is the initial page), if it is judged and present."""
+        p = self.checkpoints().files.get(step)
+        return p if p is not None and p.is_file() else None
 
     def reference_site(self) -> Path | None:
         """Folder of the reference site (our extension), if the task names one."""

@@ -1,15 +1,11 @@
 """Check a suite beyond its schema: files present, checkpoints against visual flags, paths."""
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from PIL import Image
 
 from tasks.loader import Problem, Suite, Task, parse_lines, resolve_suite_file
-
-
-STEP_FILE = re.compile(r"step_([0-9]+)")
 
 
 def _outside(path: Path, root: Path) -> str | None:
@@ -66,15 +62,15 @@ def validate_task(task: Task) -> list[Problem]:
     if not sheets:
         out.append(Problem(str(d / "stitched_assets"), "stitched_assets", "no stitched asset sheet"))
     out.extend(p for s in sheets if (p := _image_problem(s, "stitched_assets")) is not None)
-    extra = sorted(p.name for p in (d / "checkpoints").glob("step_*.png")
-                   if (m := STEP_FILE.fullmatch(p.stem)) and int(m.group(1)) > len(rec.action_sequence))
-    if extra:
-        out.append(Problem(str(d / "checkpoints"), "checkpoints", f"checkpoints beyond the last action: {extra}"))
-    for step in [0, *rec.flagged]:
-        cp = d / "checkpoints" / f"step_{step}.png"
+    plan = task.checkpoints()
+    if plan.strays:
+        out.append(Problem(str(d / "checkpoints"), "checkpoints", f"checkpoints that pair with no judged screenshot "
+                           f"(numbered by {plan.convention}): {plan.strays}"))
+    for step, cp in plan.files.items():
         field = "checkpoints" if step == 0 else f"action_sequence.{step - 1}.visual_evaluation_flag"
-        if not cp.is_file():
-            out.append(Problem(str(cp), field, f"checkpoint step_{step}.png is missing"))
+        if step in plan.missing:
+            out.append(Problem(str(cp), field, f"checkpoint {cp.name} is missing (checkpoints numbered by "
+                                               f"{plan.convention}, the nearest fit)"))
         elif (p := _image_problem(cp, field, task.size)) is not None:
             out.append(p)
     for i, a in enumerate(rec.action_sequence):

@@ -26,3 +26,20 @@ async def test_unreadable_video_is_an_infra_failure_and_other_tasks_are_scored(t
     assert results["101"].status == "scored"
     saved = json.loads((tmp_path / "runs" / "bad" / "1" / "result.json").read_text())
     assert saved["status"] == "infra_failure"
+
+
+def test_a_missing_checkpoint_is_an_invalid_task_and_the_command_says_so(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    root = one_task_suite(tmp_path / "s")
+    (root / "data" / "1" / "checkpoints" / "step_0.png").unlink()
+    out = subprocess.run([sys.executable, "-m", "evals.cli", "run", "--agent", "oracle", "--tasks", str(root),
+                          "--runs-dir", str(tmp_path / "runs"), "--run-id", "r", "--json"], capture_output=True,
+                         text=True, env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}, timeout=300)
+    assert out.returncode == 1, out.stderr[-1500:]
+    summary = json.loads(out.stdout)
+    task = summary["tasks"][0]
+    assert task["status"] == "invalid_task" and "step_0.png" in task["error"] and "missing" in task["error"]
+    assert summary["mean"]["counted"] == 0 and summary["mean"]["final"] is None  # not the page's 0

@@ -16,7 +16,8 @@ pytestmark = pytest.mark.slow
 
 
 def official_copy(suite_dir: Path, dst: Path, limit: int = 3) -> Path:
-    """Strip our `iwr` extension from every line and folder, as in the released data."""
+    """Strip our `iwr` extension from every line and folder and number checkpoints by position, as in the
+    released data."""
     rows = [json.loads(x) for x in (suite_dir / "data.jsonl").read_text().splitlines() if x.strip()][:limit]
     dst.mkdir(parents=True)
     with (dst / "data.jsonl").open("w") as f:
@@ -26,7 +27,12 @@ def official_copy(suite_dir: Path, dst: Path, limit: int = 3) -> Path:
                 a.pop("iwr", None)
             f.write(json.dumps(r) + "\n")
             shutil.copytree(suite_dir / "data" / str(r["id"]), dst / "data" / str(r["id"]),
-                            ignore=shutil.ignore_patterns("iwr"))
+                            ignore=shutil.ignore_patterns("iwr", "checkpoints"))
+            (dst / "data" / str(r["id"]) / "checkpoints").mkdir()
+            judged = [0] + [k for k, a in enumerate(r["action_sequence"], 1) if a["visual_evaluation_flag"]]
+            for j, k in enumerate(judged):
+                shutil.copy(suite_dir / "data" / str(r["id"]) / "checkpoints" / f"step_{k}.png",
+                            dst / "data" / str(r["id"]) / "checkpoints" / f"step_{j}.png")
     return dst
 
 
@@ -42,6 +48,7 @@ def test_official_layout_loads_validates_and_runs_blank(suite_dir, tmp_path):
     assert all("iwr" not in r and all("iwr" not in a for a in r["action_sequence"]) for r in lines)
     suite = load_suite(data)
     assert all(t.record.iwr is None and t.reference_site() is None for t in suite.tasks)
+    assert {t.checkpoints().convention for t in suite.tasks} == {"position"}
     assert validate_suite(data) == []
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     out = subprocess.run([sys.executable, "-m", "evals.cli", "run", "--agent", "blank", "--tasks", str(data),

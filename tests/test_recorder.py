@@ -6,6 +6,7 @@ import yaml
 
 from tasks.frames import video_duration
 from evals.recording.recorder import RecordError, record_task
+from tasks.loader import load_suite
 from tasks.validate import validate_suite
 
 pytestmark = pytest.mark.slow
@@ -25,7 +26,8 @@ async def test_recording_twice_gives_identical_checkpoints(site, tmp_path):
     cps = sorted((a / "data" / str(tid) / "checkpoints").glob("step_*.png"))
     rec = json.loads((a / "data.jsonl").read_text().splitlines()[0])
     flagged = [i for i, x in enumerate(rec["action_sequence"], 1) if x["visual_evaluation_flag"]]
-    assert [p.name for p in cps] == sorted(f"step_{k}.png" for k in [0, *flagged])
+    assert [p.name for p in cps] == sorted(f"step_{j}.png" for j in range(len(flagged) + 1))  # by position
+    assert load_suite(a).get(str(tid)).checkpoints().convention == "position"
     for p in cps:
         assert p.read_bytes() == (b / "data" / str(tid) / "checkpoints" / p.name).read_bytes(), p.name
     assert video_duration(a / "data" / str(tid) / "video.mp4") > 5

@@ -37,12 +37,12 @@ def test_bootstrap_takes_any_statistic_and_refuses_no_values():
 
 def test_infra_failures_are_excluded_and_model_failures_count_as_zero():
     results = [res("1", final=1.0, ifs=1.0), res("2", "model_failure", final=0.9), res("3", "infra_failure", final=0.5),
-               res("4", "skipped")]
+               res("4", "skipped"), res("5", "invalid_task", final=0.7)]
     s = summarise(results)
-    assert s["n"] == 2 and s["listed"] == 4
+    assert s["n"] == 2 and s["listed"] == 5
     assert s["final"]["mean"] == pytest.approx(0.5)
     assert s["ifs"]["mean"] == pytest.approx(0.5)
-    assert s["outcomes"] == {"scored": 1, "model_failure": 1, "infra_failure": 1, "skipped": 1}
+    assert s["outcomes"] == {"scored": 1, "model_failure": 1, "infra_failure": 1, "invalid_task": 1, "skipped": 1}
     only_infra = summarise([res("3", "infra_failure", final=0.5)])
     assert only_infra["n"] == 0 and only_infra["final"] == {"mean": None, "lo": None, "hi": None}
 

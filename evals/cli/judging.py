@@ -56,7 +56,7 @@ def judge(
     else:
         out.print(f"task {result.task_id}: {result.status}  IFS {result.ifs * 100:.1f}  VFS {result.vfs * 100:.1f}  "
                   f"Final {result.final * 100:.1f}" + (f"  ({result.error})" if result.error else ""))
-    if result.status == "infra_failure":
+    if result.status in ("infra_failure", "invalid_task"):
         raise typer.Exit(1)
 
 

@@ -15,7 +15,8 @@ from tasks.defaults import BUNDLED_SUITE
 def record(
     sites: list[str] = typer.Argument(..., help="site folders (served on loopback) or one loopback URL"),
     script: Optional[Path] = typer.Option(None, help="action script (YAML); default: every SITE/tasks/*.yaml"),
-    out_dir: Path = typer.Option(BUNDLED_SUITE, "--out", help="suite folder to write the tasks into"),
+    out_dir: Path = typer.Option(..., "--out", help="suite folder to write the tasks into (never a default: "
+                                 "re-recording the bundled suite must be asked for)"),
 ):
     """Record tasks from sites and action scripts: video, assets, sheets, checkpoints, hints.
 

@@ -89,7 +89,7 @@ def run(
         except ValueError as e:
             typer.echo(f"error: {e}", err=True)
             raise typer.Exit(2)
-        infra = infra or any(r.status == "infra_failure" for r in results)
+        infra = infra or any(r.status in ("infra_failure", "invalid_task") for r in results)
         summaries.append(summary)
         if not as_json:
             print_summary(out, cfg, results, summary)

@@ -63,18 +63,20 @@ def list_(path: Path = typer.Option(BUNDLED_SUITE, "--tasks", help="a data.jsonl
     rows = [{"id": t.record.id, "classification": t.record.classification.model_dump(),
              "actions": len(t.record.action_sequence),
              "assertions": sum(1 for a in t.record.action_sequence if a.logical_assertion),
-             "resolution": t.record.recording_details.resolution, "source_website": t.record.source_website}
+             "resolution": t.record.recording_details.resolution, "source_website": t.record.source_website,
+             "checkpoints_by": (plan := t.checkpoints()).convention, "checkpoints_complete": plan.complete}
             for t in suite.tasks]
     if as_json:
         typer.echo(json.dumps(rows))
         return
     table = Table(title=str(suite.root))
-    for c in ("id", "domain", "levels", "actions", "assertions", "resolution"):
+    for c in ("id", "domain", "levels", "actions", "assertions", "resolution", "checkpoints by"):
         table.add_column(c)
     for r in rows:
         c = r["classification"]
         table.add_row(str(r["id"]), c["domain"], f"{c['interaction_complexity']}/{c['visual_complexity']}",
-                      str(r["actions"]), str(r["assertions"]), r["resolution"])
+                      str(r["actions"]), str(r["assertions"]), r["resolution"],
+                      r["checkpoints_by"] + ("" if r["checkpoints_complete"] else " (files missing)"))
     Console().print(table)
 
 
@@ -92,7 +94,7 @@ def show(task_id: str = typer.Argument(..., help="task id"),
     task = task_or_exit(path, task_id)
     rec = task.record
     if as_json:
-        typer.echo(rec.model_dump_json(exclude_none=True))
+        typer.echo(rec.model_dump_json(exclude_none=True))  # the record as in data.jsonl, nothing added
         return
     c = rec.classification
     try:
@@ -100,12 +102,15 @@ def show(task_id: str = typer.Argument(..., help="task id"),
     except Exception as e:  # noqa: BLE001 - FFmpeg reports broken files with many error types
         seconds = f"unreadable ({type(e).__name__}; see iwr tasks validate)"
     console = Console()
+    plan = task.checkpoints()
+    state = "complete" if plan.complete else f"{len(plan.missing)} missing (see iwr tasks validate)"
     console.print(f"task {rec.id}: {c.domain} / {c.sub_domain}, {c.interaction_complexity} {c.visual_complexity}, "
-                  f"{rec.recording_details.resolution}, video {seconds}, {len(task.asset_sheets())} asset sheet(s)")
+                  f"{rec.recording_details.resolution}, video {seconds}, {len(task.asset_sheets())} asset sheet(s), "
+                  f"checkpoints numbered by {plan.convention} ({state})")
     table = Table()
-    for col in ("#", "type", "description", "visual", "assertion"):
+    for col in ("#", "type", "description", "checkpoint", "assertion"):
         table.add_column(col)
     for i, a in enumerate(rec.action_sequence, 1):
-        table.add_row(str(i), a.type, a.parameters.description, "yes" if a.visual_evaluation_flag else "",
-                      a.logical_assertion or "")
+        shot = plan.files[i].name if i in plan.files else ""
+        table.add_row(str(i), a.type, a.parameters.description, shot, a.logical_assertion or "")
     console.print(table)

@@ -92,8 +92,7 @@ async def judge_replay(tools: Toolbox, task: Task, config: JudgeConfig) -> dict:
 
 def checkpoint_pairs(task: Task, shots: dict) -> list[tuple[str, str]]:
     """(reference, candidate) for every checkpoint the judge scores, from a replay's screenshots."""
-    steps = [0] + [i for i, a in enumerate(record_of(task)["action_sequence"], 1) if a.get("visual_evaluation_flag")]
-    return [(str(task.folder / "checkpoints" / f"step_{k}.png"), shots[k]) for k in steps if k in shots]
+    return [(str(path), shots[k]) for k, path in task.checkpoints().files.items() if k in shots]
 
 
 async def score_pairs(tools: Toolbox, pairs: list[tuple[str, str]], metrics: list[str]) -> float:
@@ -120,7 +119,7 @@ async def mcp_vs_direct(tools: Toolbox, hub: BrowserHub, task: Task, metrics: li
                         rounds: int = 8) -> dict:
     """A screenshot plus a metric call through the MCP servers, against the same work in process."""
     width, height = size_of(record_of(task))
-    ref = str(task.folder / "checkpoints" / "step_0.png")
+    ref = str(task.checkpoint(0))
     opened = await tools.call("browser", "open", target=str(entry_of(task).resolve()), width=width, height=height)
     s = await hub.open(str(entry_of(task)), width, height)
     via_mcp = direct = 0.0

@@ -185,12 +185,14 @@ async def record_task(script_path: Path, suite: Path, site: str | Path | None = 
             await actions.settle(s, 500)
             shutil.copy(await actions.screenshot(s, "step_0"), task_dir / "checkpoints" / "step_0.png")
             track.hold(draw_pointer(await _grab(s), *pointer), 1.0)
+            position = 0  # checkpoints are numbered by position among the judged screenshots, as the official data is
             for i, a in enumerate(script.actions, 1):
                 hint = await _perform(s, a, i, track, pointer, task_dir)
                 await actions.settle(s, a.wait_ms)
                 shot = await actions.screenshot(s, f"step_{i}")
                 if a.visual:
-                    shutil.copy(shot, task_dir / "checkpoints" / f"step_{i}.png")
+                    position += 1
+                    shutil.copy(shot, task_dir / "checkpoints" / f"step_{position}.png")
                 track.hold(draw_pointer(Image.open(shot).convert("RGB"), *pointer), 0.7)
                 if a.checks:
                     res = await actions.run_checks(s, a.checks)

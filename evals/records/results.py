@@ -6,8 +6,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Status = Literal["scored", "model_failure", "infra_failure", "skipped"]
-COUNTED = ("scored", "model_failure")  # model failures count as 0; infra failures and skips are not scores
+Status = Literal["scored", "model_failure", "infra_failure", "invalid_task", "skipped"]
+STATUSES: tuple[str, ...] = Status.__args__
+# Model failures count as 0. Infra failures (rerun them), invalid tasks (the task's own data is
+# wrong, e.g. a checkpoint missing) and skips are reported but never averaged.
+COUNTED = ("scored", "model_failure")
 
 
 class TaskResult(BaseModel):
@@ -44,5 +47,5 @@ def mean_scores(results: list[TaskResult]) -> dict:
     out = {k: round(fmean(getattr(r, k) for r in counted), 6) if counted else None
            for k in ("ifs", "lvs", "hvs", "vfs", "final")}
     out["counted"] = len(counted)
-    out["by_status"] = {s: sum(1 for r in results if r.status == s) for s in ("scored", "model_failure", "infra_failure", "skipped")}
+    out["by_status"] = {s: sum(1 for r in results if r.status == s) for s in STATUSES}
     return out

@@ -12,10 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from evals.records.results import COUNTED
+from evals.records.results import COUNTED, STATUSES
 
 METRICS = ("final", "ifs", "vfs", "lvs", "hvs")
-STATUSES = ("scored", "model_failure", "infra_failure", "skipped")
 KEYS = {"domain": "domain", "sub_domain": "sub_domain", "interaction": "interaction_complexity",
         "interaction_complexity": "interaction_complexity", "visual": "visual_complexity",
         "visual_complexity": "visual_complexity"}

@@ -42,7 +42,7 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .sw{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:7px;vertical-align:0}
 .badge{display:inline-block;padding:1px 8px;border-radius:999px;font-size:12px;font-weight:600;white-space:nowrap}
 .s-passed,.s-scored,.s-ok{color:var(--ok);background:var(--okb)}.s-failed,.s-model_failure,.s-bad{color:var(--bad);background:var(--badb)}
-.s-infra_failure{color:var(--inf);background:var(--infb)}.s-not_reached,.s-skipped,.s-none{color:var(--nr);background:var(--nrb)}
+.s-infra_failure,.s-invalid_task{color:var(--inf);background:var(--infb)}.s-not_reached,.s-skipped,.s-none{color:var(--nr);background:var(--nrb)}
 .s-flag{color:var(--warn);background:var(--warnb)}
 .plots{display:flex;flex-wrap:wrap;gap:16px}.plots .card{margin:0;flex:1 1 520px}.plots.turns .card{flex:1 1 340px}
 svg.plot{max-width:100%;height:auto;font-family:inherit}
@@ -201,8 +201,8 @@ def index_page(runs: list[Run], t: dict, svgs: dict[str, str]) -> str:
     body = [f'<h1>IWR report</h1><p class="sub">{len(runs)} run(s) · generated {time.strftime("%Y-%m-%d %H:%M")} · '
             'scores x100 with 95 % bootstrap intervals (2000 resamples over tasks)</p>',
             "<h2>Leaderboard</h2>", _leaderboard(t),
-            '<p class="note">n counts scored tasks and model failures (as 0); infrastructure failures and skipped tasks '
-            "are listed but never averaged. Final = 0.7 IFS + 0.3 VFS; VFS = (LVS + HVS) / 2.</p>", _paired(t),
+            '<p class="note">n counts scored tasks and model failures (as 0); infrastructure failures, invalid tasks '
+            "and skipped tasks are listed but never averaged. Final = 0.7 IFS + 0.3 VFS; VFS = (LVS + HVS) / 2.</p>", _paired(t),
             '<h2>Plots</h2><div class="plots"><div class="card"><h3>IFS against VFS, per scored task</h3>'
             f'{svgs["scatter"]}</div><div class="card"><h3>Where replays first failed</h3>{svgs["histogram"]}'
             '<p class="note">“none”: every reached action passed.</p></div></div>', _turn_plots(svgs), "<h2>Breakdowns</h2>",
