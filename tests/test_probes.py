@@ -14,17 +14,34 @@ from tests.conftest import one_task_suite
 from tests.test_judge_paper import variant
 
 
-def test_probe_changes_typed_texts_and_their_later_mentions(suite_dir):
+def test_probe_changes_typed_texts_and_expects_the_originals_gone(suite_dir):
     record = load_suite(suite_dir).get("1").record.model_dump(mode="json", exclude_none=True)
     task, changes = probed_task(record)
     assert [c["from"] for c in changes] == ["Haunting and calm", "The last scene stayed with me."]
     assert varied("Haunting and calm") == "Unhagvat naq pnyz" and varied("a@b.co 42") == "n@o.pb 97"
+    typed = task["action_sequence"][1]
+    assert typed["parameters"]["text"] == "Unhagvat naq pnyz" and "Unhagvat naq pnyz" in typed["parameters"]["description"]
     post = task["action_sequence"][4]
-    assert {"kind": "text_visible", "text": "Unhagvat naq pnyz"} in post["iwr"]["checks"]
-    assert "Unhagvat naq pnyz" in post["logical_assertion"] and post["iwr"]["target"]["selector"] == "#submit"
-    assert task["action_sequence"][1]["iwr"]["checks"][0]["equals"] == "Unhagvat naq pnyz"
+    assert post["iwr"]["checks"] == [{"kind": "text_absent", "text": "Haunting and calm"},
+                                     {"kind": "text_absent", "text": "The last scene stayed with me."}]
+    assert "logical_assertion" not in post and post["iwr"]["target"]["selector"] == "#submit"
+    assert task["action_sequence"][0]["iwr"]["checks"] == []  # nothing typed yet, nothing to miss
     assert record["action_sequence"][1]["parameters"]["text"] == "Haunting and calm"  # the task is untouched
-    assert task["action_sequence"][2] == record["action_sequence"][2]  # the star click does not mention it
+    data, _ = probed_task(record, page_data={"Haunting and calm"})  # shown before typing: the page's own
+    assert data["action_sequence"][4]["iwr"]["checks"] == [{"kind": "text_absent", "text": "The last scene stayed with me."}]
+
+
+def test_a_text_quoted_only_in_the_description_and_its_url_form_are_changed():
+    record = {"id": 1, "action_sequence": [
+        {"type": "Type", "parameters": {"description": "Type 'blue shoes' into the search box"}},
+        {"type": "Click", "parameters": {"description": "Click the 'blue shoes' suggestion"},
+         "iwr": {"target": {"selector": "#s", "name": "blue shoes"}}},
+        {"type": "Click", "parameters": {"description": "Open q=blue+shoes and blue%20shoes results"}}]}
+    task, changes = probed_task(record)
+    assert changes == [{"from": "blue shoes", "to": "oyhr fubrf"}]
+    assert task["action_sequence"][0]["parameters"]["text"] == "oyhr fubrf"
+    assert task["action_sequence"][1]["iwr"]["target"] == {"selector": "#s", "name": "oyhr fubrf"}
+    assert task["action_sequence"][2]["parameters"]["description"] == "Open q=oyhr+fubrf and oyhr%20fubrf results"
 
 
 @pytest.fixture
@@ -45,4 +62,4 @@ async def test_reference_passes_and_hard_coded_page_fails(suite, tmp_path):
     # The replay of the video cannot tell them apart; the probe can.
     assert bad.ifs == 1.0 and bad.judge["probes"]["typed_text"]["status"] == "failed"
     failure = bad.judge["probes"]["typed_text"]["first_failure"]
-    assert failure["index"] == 5 and "Unhagvat naq pnyz" in failure["error"]
+    assert failure["index"] == 5 and "text_absent 'Haunting and calm'" in failure["error"]

@@ -30,6 +30,8 @@ def test_oracle_scores_one_and_blank_scores_zero(tmp_path):
     assert set(oracle) >= {"run_id", "tasks", "mean"} and oracle["run_id"] == "o"
     assert all(t["status"] == "scored" for t in oracle["tasks"])
     assert oracle["mean"]["ifs"] == 1.0 and oracle["mean"]["final"] >= 0.98
+    probes = [t["probes"]["typed_text"] for t in oracle["tasks"]]
+    assert "failed" not in probes and probes.count("passed") >= 8  # no honest reference looks pre-baked
     blank = iwr_json("run", "--agent", "blank", "--run-id", "b", "--runs-dir", str(tmp_path), cwd=tmp_path)
     assert blank["mean"]["ifs"] == 0.0
     assert blank["mean"]["final"] < oracle["mean"]["final"] - 0.5

@@ -1,18 +1,31 @@
-"""Probes beyond the trajectory: does the page react to input, or replay what the video showed?
+"""The typed-text probe: does the page react to what is typed, or replay what the video showed?
 
-The typed-text probe replays the task with every typed text changed (letters rotated, digits
-shifted, so the new text has the same shape and passes the same input validation) and every later
-mention of that text (descriptions, assertions, checks, target hints) changed with it. A page that
-really handles input passes the changed replay as far as the original one; a page that hard-codes
-the recorded text fails where the text should reappear. Reported apart from IFS and VFS.
+It replays the task with every typed text changed (letters rotated, digits shifted, so the new
+text has the same shape and passes the same input validation) and every later mention of it
+changed with it, so that the replay can still find what it clicks. It then looks for the one
+thing only a pre-baked page does: showing a recorded text that was never typed. So the replay
+drops the task's own expectations (a changed search query honestly lists other results, a changed
+city honestly finds no flights) and checks instead, after each text is typed, that the original
+text is absent from the page, unless the page showed it before anything was typed (page data).
+
+- failed: the page showed a recorded text the probe never typed (the first such action is named);
+- passed: the changed replay got as far as the original one without that;
+- inconclusive: the changed replay stopped earlier for another reason (what it typed changed what
+  the page offers next), with no sign of replayed text;
+- not_applicable: nothing typed is worth changing.
+Reported apart from IFS and VFS.
 """
 from __future__ import annotations
 
 import copy
 import string
+from urllib.parse import quote, quote_plus
 
 from agents.toolbox import Toolbox
+from graphs.grounding import type_text_of
 from graphs.judge import JudgeConfig, judge
+from tasks import defaults
+from tasks.schema import size_of
 
 ROT = str.maketrans(string.ascii_lowercase + string.ascii_uppercase + string.digits,
                     string.ascii_lowercase[13:] + string.ascii_lowercase[:13]
@@ -31,16 +44,31 @@ def probe_worthy(text: str) -> bool:
     return len(text.strip()) >= 4 and any(c.isalpha() for c in text)
 
 
-def probed_task(record: dict) -> tuple[dict, list[dict]]:
-    """The task with its typed texts changed from the step they are typed on; and the changes."""
+def typed_texts(actions: list[dict]) -> list[tuple[int, str]]:
+    """(action index, text) of every Type action, the text taken from its description when not given."""
+    return [(i, text) for i, a in enumerate(actions) if a["type"] == "Type"
+            and (text := type_text_of(a["parameters"].get("description", ""), a["parameters"].get("text")))]
+
+
+def probed_task(record: dict, page_data: set[str] = frozenset()) -> tuple[dict, list[dict]]:
+    """The task with its typed texts changed from the step they are typed on, its expectations
+    replaced by "the original text is absent" (except texts in `page_data`); and the changes."""
     task = copy.deepcopy(record)
     changes: list[dict] = []
     for action in task["action_sequence"]:
         params = action["parameters"]
-        if action["type"] == "Type" and probe_worthy(params.get("text") or ""):
-            changes.append({"from": params["text"], "to": varied(params["text"])})
+        text = type_text_of(params.get("description", ""), params.get("text")) if action["type"] == "Type" else None
+        if text and probe_worthy(text):
+            if all(c["from"] != text for c in changes):
+                changes.append({"from": text, "to": varied(text)})
+            params["text"] = text  # also when the text was only quoted in the description
         for c in changes:
-            _replace_in(action, c["from"], c["to"])
+            for old, new in ((c["from"], c["to"]), (quote(c["from"]), quote(c["to"])),
+                             (quote_plus(c["from"]), quote_plus(c["to"]))):
+                _replace_in(action, old, new)
+        action.pop("logical_assertion", None)
+        ext = action.setdefault("iwr", {})
+        ext["checks"] = [{"kind": "text_absent", "text": c["from"]} for c in changes if c["from"] not in page_data]
     return task, changes
 
 
@@ -61,15 +89,31 @@ def _replace_in(node, old: str, new: str):
                 _replace_in(v, old, new)
 
 
+async def shown_before_typing(tools: Toolbox, record: dict, artifact: str, texts: list[str]) -> set[str]:
+    """Which of `texts` the page shows when it opens, before anything is typed (its own data)."""
+    width, height = size_of(record)
+    ext = record.get("iwr") or {}
+    opened = await tools.call("browser", "open", target=artifact, width=width, height=height,
+                              seed=ext.get("seed", defaults.SEED), clock=ext.get("clock", defaults.CLOCK))
+    try:
+        seen = await tools.call("browser", "check", session=opened["session"],
+                                checks=[{"kind": "text_absent", "text": t} for t in texts])
+    finally:
+        await tools.call("browser", "close", session=opened["session"])
+    return {t for t, r in zip(texts, seen) if not r["ok"]}
+
+
 async def typed_text_probe(tools: Toolbox, record: dict, task_folder: str, artifact: str, reached: int) -> dict:
-    """Replay with changed typed texts (offline, no scoring); passed when it gets as far as the
-    original replay (`reached` successful actions)."""
-    task, changes = probed_task(record)
+    """Replay with changed typed texts (offline, no scoring) and look for recorded text never typed."""
+    _, changes = probed_task(record)
     if not changes:
         return {"status": "not_applicable", "reason": "no typed text of four or more characters with a letter"}
+    page_data = await shown_before_typing(tools, record, artifact, [c["from"] for c in changes])
+    task, changes = probed_task(record, page_data)
     j = await judge(tools, task, task_folder, artifact, JudgeConfig(visual=False))
     failed = next((a for a in j["actions"] if a["status"] == "failed"), None)
-    passed = j["successful_actions"] >= reached
-    return {"status": "passed" if passed else "failed", "changes": changes,
+    replayed = failed is not None and "text_absent" in (failed.get("error") or "")
+    status = "failed" if replayed else "passed" if j["successful_actions"] >= reached else "inconclusive"
+    return {"status": status, "changes": changes, "page_data": sorted(page_data),
             "successful_actions": j["successful_actions"], "original_successful_actions": reached,
             "first_failure": None if failed is None else {"index": failed["index"], "error": failed.get("error")}}
