@@ -37,6 +37,8 @@ class JudgeConfig(BaseModel):
     lvs_metrics: list[str] | None = Field(None, description="low-level visual metrics, averaged into LVS "
                                           "(default: the profile's)")
     hvs_metric: str | None = Field(None, description="the high-level visual metric, HVS (default: the profile's)")
+    chance_corrected: bool | None = Field(None, description="rescale similarities so a blank page of the task's size "
+                                          "scores 0 and the reference 1, raw values kept (default: the profile's)")
     default_wait_ms: int = Field(0, description="time to let pass after an action when the task records none; the "
                                  "browser settles (network idle, DOM quiet) after it either way")
     scroll_min_px: float = Field(5.0, description="a scroll succeeds when the position moved more than this")
@@ -54,6 +56,8 @@ class JudgeConfig(BaseModel):
             self.lvs_metrics = list(p.lvs_metrics)
         if self.hvs_metric is None:
             self.hvs_metric = p.hvs_metric
+        if self.chance_corrected is None:
+            self.chance_corrected = p.chance_corrected
         return self
 
     @property
@@ -97,8 +101,9 @@ class JudgeContext:
         if not cfg.visual or reference is None:
             return
         metrics = sorted((set(cfg.lvs_metrics) | {cfg.hvs_metric}) - {LLM_METRIC})
+        floor = {"floor": True} if cfg.chance_corrected else {}
         self.pending[step] = asyncio.ensure_future(
-            self.tools.call("metrics", "compare", reference=reference, candidate=candidate, metrics=metrics))
+            self.tools.call("metrics", "compare", reference=reference, candidate=candidate, metrics=metrics, **floor))
 
 
 class JudgeState(TypedDict, total=False):
@@ -203,6 +208,8 @@ async def score(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
         values = await ctx.pending.pop(k)
         backends.update({m: f"{v['backend']} {v['version']}".strip() for m, v in values.items()})
         entry = {"step": k, "reference": ref, "candidate": candidate, "metrics": {m: v["value"] for m, v in values.items()}}
+        if ctx.config.chance_corrected:
+            entry["raw"] = {m: v["detail"]["raw"] for m, v in values.items() if "raw" in v.get("detail", {})}
         if ctx.config.hvs_metric == LLM_METRIC:
             rated = await ctx.llm.rubric(ref, candidate)
             if rated is None:
@@ -261,5 +268,6 @@ async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, con
             "actions": state["actions"] + skipped, "checkpoints": state["checkpoints"],
             "backends": state["backends"], "lvs_metrics": config.lvs_metrics, "hvs_metric": config.hvs_metric,
             "flags": state.get("flags", []), "paper_compat": config.paper_compat,
+            "chance_corrected": config.chance_corrected,
             "checkpoints_by": "name-sorted list (paper-compat)" if config.paper_compat else plan.convention,
             "judge_model": config.model.model if llm else None, "llm_usage": llm.usage if llm else None}

@@ -40,6 +40,7 @@ class Profile:
     needs_model: bool = False
     lvs_metrics: tuple[str, ...] = ("ocr", "feature")
     hvs_metric: str = "structural"
+    chance_corrected: bool = True  # similarities rescaled so a blank page scores 0 (the paper keeps raw values)
 
 
 PROFILES: Registry[Profile] = Registry("judge profile")
@@ -130,6 +131,6 @@ async def assert_checkable_then_llm(ctx, sid: str, action: dict, before: str, af
 
 register_profile(Profile("offline", ground_offline, key_offline, assert_offline))
 register_profile(Profile("paper", ground_llm, key_llm, assert_llm, needs_model=True,
-                         lvs_metrics=("ocr", "dino"), hvs_metric=LLM_METRIC))
+                         lvs_metrics=("ocr", "dino"), hvs_metric=LLM_METRIC, chance_corrected=False))
 register_profile(Profile("hybrid", ground_offline_then_llm, key_offline_then_llm, assert_checkable_then_llm,
                          needs_model=True))

@@ -30,6 +30,9 @@ async def test_every_defect_kind_is_detected_on_the_right_subscore(suite_dir, tm
     assert res["ranking_ok"] == 1  # reference >= every mutant >= blank
     rows = {r["kind"]: r for r in res["rows"]}
     assert rows["styles_dropped"]["ifs"] == 1.0  # a visual defect leaves the functions alone
+    # Chance-corrected VFS: a blank page starts at 0, a page with its styles gone lands between it and the reference.
+    assert res["blank_vfs_max"] <= 0.05 and rows["blank"]["vfs"] <= 0.05
+    assert 0.1 < rows["styles_dropped"]["vfs"] < 0.9
     assert rows["handler_removed"]["ifs"] < 1.0
 
 

@@ -314,3 +314,17 @@ def _png(img: Image.Image) -> bytes:
     buf = io.BytesIO()
     img.save(buf, "PNG")
     return buf.getvalue()
+
+
+def test_chance_correction_puts_a_blank_page_at_zero_and_keeps_the_raw_values(ref: Image.Image,
+                                                                              models: MetricModels) -> None:
+    names = ["ocr", "feature", "ssim", "structural", "color", "layout", "feature_distance"]
+    blank = compare(ref, Image.new("RGB", ref.size, "white"), names, models, floor=True)
+    for name in names[:-1]:
+        assert blank[name].value == 0.0 and blank[name].detail["raw"] == blank[name].detail["blank_floor"], name
+    assert blank["structural"].detail["raw"] > 0.2  # what a blank page got before: a third of the way up
+    assert "raw" not in blank["feature_distance"].detail  # distances are left as they are
+    same = compare(ref, ref.copy(), names[:-1], models, floor=True)
+    assert all(v.value == 1.0 for v in same.values())
+    recoloured = compare(ref, VARIANTS["recoloured"](), ["structural"], models, floor=True)["structural"]
+    assert 0.0 < recoloured.value < recoloured.detail["raw"] < 1.0

@@ -57,7 +57,11 @@ def test_official_layout_loads_validates_and_runs_blank(suite_dir, tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
     res = json.loads(out.stdout)
     assert {t["status"] for t in res["tasks"]} == {"scored"} and res["mean"]["ifs"] == 0.0
-    assert res["mean"]["vfs"] > 0  # the initial screenshot is always scored
+    assert res["mean"]["vfs"] <= 0.05  # chance-corrected: an empty page starts at 0
+    first = json.loads((tmp_path / "runs" / "official-blank" / res["tasks"][0]["task_id"] / "result.json").read_text())
+    shots = first["judge"]["checkpoints"]
+    assert [c["step"] for c in shots] == [0] and shots[0]["raw"]["structural"] > 0.1  # scored, raw value kept
+    assert shots[0]["reference"].endswith("step_0.png")
     oracle = subprocess.run([sys.executable, "-m", "evals.cli", "run", "--agent", "oracle", "--tasks", str(data),
                              "--run-id", "official-oracle", "--runs-dir", str(tmp_path / "runs"), "--json"],
                             capture_output=True, text=True, env=env, timeout=600, cwd=tmp_path)

@@ -173,7 +173,7 @@ class CachedToolbox:
             images = [file_digest(arguments["reference"]), file_digest(arguments["candidate"])]
         except (OSError, KeyError):
             return await self.tools.call(server, tool, **arguments)
-        key = digest("compare", images, sorted(arguments.get("metrics") or []), versions())
+        key = digest("compare", images, sorted(arguments.get("metrics") or []), bool(arguments.get("floor")), versions())
         hit = self.cache.get("metrics", key)
         if hit is not None:
             return hit

@@ -7,6 +7,10 @@ Offline profile choices, written down here because every result names them:
 - HVS: the paper's MLLM rubric is replaced by a deterministic structural score (layout/text-block
   match, colour similarity and SSIM; `mcp_servers.metrics.structure`). It is named in every result
   as `hvs_metric` so offline and paper numbers are never mixed.
+- Chance correction (offline and hybrid; not paper): each similarity is rescaled per checkpoint as
+  (raw - floor) / (1 - floor), floor being what a blank white page of the task's size gets against
+  that checkpoint, so "nothing" scores 0 instead of a third of the way up; raw values stay in each
+  checkpoint's `raw` (`mcp_servers.metrics.compare.chance_corrected`).
 - Screenshots scored: the initial page plus each reached action with a visual flag.
 """
 from __future__ import annotations

@@ -82,5 +82,6 @@ async def calibrate(suite: Suite, work: Path | None = None, max_tasks: int | Non
     found = sum(r["detected"] for r in rows)
     return {"oracle_final_min": min((p["reference_final"] for p in per_task), default=0.0),
             "mutants": n, "detected": found, "detection_rate": round(found / n, 4) if n else 0.0,
-            "by_kind": by_kind, "ranking_ok": sum(p["ranking_ok"] for p in per_task), "tasks": per_task,
+            "by_kind": by_kind, "ranking_ok": sum(p["ranking_ok"] for p in per_task),
+            "blank_vfs_max": max((r["vfs"] for r in rows if r["kind"] == "blank"), default=None), "tasks": per_task,
             "rows": rows, "work": str(work)}

@@ -193,12 +193,29 @@ register_metric("perceptual", Pair.perceptual, kind="distance",
 register_metric("lpips", lambda p: p.lpips, kind="distance", needs_setup=True, doc="LPIPS (local AlexNet weights)")
 
 
+def chance_corrected(value: MetricValue, floor: float) -> MetricValue:
+    """A similarity rescaled so that what a blank page gets (`floor`) becomes 0 and 1 stays 1;
+    the raw value and the floor are kept in the detail."""
+    raw = value.value
+    if raw >= 1.0:
+        corrected = 1.0
+    else:
+        corrected = max(0.0, (raw - floor) / (1.0 - floor)) if floor < 1.0 else 0.0
+    return value.model_copy(update={"value": corrected, "detail": {**value.detail, "raw": raw, "blank_floor": floor}})
+
+
 def compare(
-    ref: ImageLike, cand: ImageLike, metrics: Sequence[str], models: MetricModels | None = None
+    ref: ImageLike, cand: ImageLike, metrics: Sequence[str], models: MetricModels | None = None, floor: bool = False
 ) -> dict[str, MetricValue]:
-    """Score a candidate against a reference on each named metric (see METRICS)."""
+    """Score a candidate against a reference on each named metric (see METRICS). With `floor`, each
+    similarity is chance-corrected against a blank (white) page of the reference's size."""
     unknown = [m for m in metrics if m not in METRICS]
     if unknown:
         raise ValueError(f"unknown metric(s) {unknown}; expected some of {list(METRICS)}")
     pair = Pair(load_rgb(ref), load_rgb(cand), models or MetricModels())
-    return {name: pair.metric(name) for name in dict.fromkeys(metrics)}
+    values = {name: pair.metric(name) for name in dict.fromkeys(metrics)}
+    if not floor:
+        return values
+    blank = Pair(pair.ref, Image.new("RGB", pair.ref.size, "white"), pair.models)
+    return {name: chance_corrected(v, blank.metric(name).value) if METRICS[name].kind == "similarity" else v
+            for name, v in values.items()}

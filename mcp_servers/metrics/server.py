@@ -42,15 +42,17 @@ def build_server(allowed_roots: list[Path] | None = None, preload: bool = True) 
 
     @mcp.tool(annotations=READ_ONLY)
     @errors
-    async def compare(reference: str, candidate: str, ctx: Context, metrics: list[str] | None = None) -> dict:
-        """Similarity of candidate to reference for each metric (ocr, ssim, feature, structural, ...), with backends."""
+    async def compare(reference: str, candidate: str, ctx: Context, metrics: list[str] | None = None,
+                      floor: bool = False) -> dict:
+        """Similarity of candidate to reference for each metric (ocr, ssim, feature, structural, ...), with backends;
+        with floor, similarities are chance-corrected so that a blank page scores 0 (raw values in the detail)."""
         names = metrics or ["ocr", "feature", "ssim", "structural"]
         unknown = sorted(set(names) - set(METRICS))
         if unknown:
             raise ValueError(f"unknown metrics {unknown}; choose from {list(METRICS)}")
         ref, cand = confined(reference, roots), confined(candidate, roots)
         models = ctx.request_context.lifespan_context
-        values = await anyio.to_thread.run_sync(lambda: compare_images(ref, cand, names, models))
+        values = await anyio.to_thread.run_sync(lambda: compare_images(ref, cand, names, models, floor=floor))
         return {k: v.model_dump() for k, v in values.items()}
 
     @mcp.tool(annotations=READ_ONLY)
