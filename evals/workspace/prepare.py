@@ -33,6 +33,17 @@ def vscode_config(cfg: dict) -> dict:
     return {"servers": {name: {"type": "stdio", **spec} for name, spec in cfg["mcpServers"].items()}}
 
 
+def contents(frames: bool, sheets: bool, assets: bool) -> str:
+    """The list of what the workspace holds, naming only the folders that were made and are not empty."""
+    lines = [("- `frames/`: frames of a screen recording of a person using a website, about one per second, "
+              "in order;") if frames else "",
+             "- `sheets/`: asset sheets, each tiling the site's images with the file name under every thumbnail;"
+             if sheets else "",
+             "- `assets/`: those images, under the same names;" if assets else "",
+             "- `actions.json`: what the person did, in words, in order."]
+    return "\n".join(line for line in lines if line)
+
+
 def prepare(task: Task, folder: Path) -> dict:
     """Write everything an outside agent needs into `folder`; never the judge's checkpoints."""
     folder = folder.resolve()
@@ -40,12 +51,13 @@ def prepare(task: Task, folder: Path) -> dict:
     frames_dir, sheets_dir = folder / "frames", folder / "sheets"
     for d in (frames_dir, sheets_dir):
         shutil.rmtree(d, ignore_errors=True)
-        d.mkdir()
     sheets = task.asset_sheets()
     for s in sheets:
+        sheets_dir.mkdir(exist_ok=True)
         shutil.copy(s, sheets_dir / s.name)
     frames = sample_frames(task.video, len(sheets)) if task.video else []
     for n, (t, im) in enumerate(frames):
+        frames_dir.mkdir(exist_ok=True)
         im.convert("RGB").save(frames_dir / f"frame_{n:02d}_{t:06.2f}s.jpg", quality=88)
     if task.assets_dir.is_dir():
         shutil.copytree(task.assets_dir, folder / "assets", dirs_exist_ok=True)
@@ -53,7 +65,10 @@ def prepare(task: Task, folder: Path) -> dict:
             for i, a in enumerate(task.record.action_sequence, 1)]
     (folder / "actions.json").write_text(json.dumps(acts, indent=2))
     w, h = task.size
-    (folder / "INSTRUCTIONS.md").write_text(prompt("workspace", task_id=task.id, width=w, height=h))
+    has_assets = (folder / "assets").is_dir() and any((folder / "assets").iterdir())
+    (folder / "INSTRUCTIONS.md").write_text(prompt(
+        "workspace", task_id=task.id, width=w, height=h, contents=contents(bool(frames), bool(sheets), has_assets),
+        assets_note="Refer to images as `assets/<name>`. " if has_assets else ""))
     cfg = mcp_config(folder, task)
     (folder / ".mcp.json").write_text(json.dumps(cfg, indent=2))
     (folder / ".cursor").mkdir(exist_ok=True)
