@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import html
 import shutil
+from pathlib import Path
 
 from agents.coder import CoderJob, CoderOutput, NoReference
 from tasks.frames import frame_at
+from tasks.loader import Task
 
 
 class Oracle:
@@ -43,7 +45,7 @@ class Static:
 
     async def make(self, job: CoderJob) -> CoderOutput:
         task, out = job.task, job.out
-        copy_assets(job)
+        copy_assets(task, out)
         text = ""
         if task.video is not None:
             first = out.parent / "first_frame.png"
@@ -54,11 +56,11 @@ class Static:
         return CoderOutput(ocr_chars=len(text))
 
 
-def copy_assets(job: CoderJob) -> None:
-    """Put the task's assets beside the page (`assets/`), as the paper's protocol serves them."""
-    job.out.mkdir(parents=True, exist_ok=True)
-    if job.task.assets_dir.is_dir():
-        shutil.copytree(job.task.assets_dir, job.out / "assets", dirs_exist_ok=True)
+def copy_assets(task: Task, out: Path) -> None:
+    """Put the task's assets beside the page (`out/assets/`), as the paper's protocol serves them."""
+    out.mkdir(parents=True, exist_ok=True)
+    if task.assets_dir.is_dir():
+        shutil.copytree(task.assets_dir, out / "assets", dirs_exist_ok=True)
 
 
 def static_page(text: str, assets: list[str], size: tuple[int, int]) -> str:

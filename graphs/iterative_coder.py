@@ -41,7 +41,7 @@ def coder_servers(workspace: Path, shots: Path, task: Task) -> dict:
 async def iterative(task: Task, out_dir: Path, model: ModelConfig, budget: Budget, thread: str,
                     checkpoints_db: Path) -> dict:
     """Let the agent build `out_dir/index.html`; keeps the best draft; resumes a killed loop by `thread`."""
-    copy_assets(CoderJob(task=task, out=out_dir))
+    copy_assets(task, out_dir)
     frames_dir = out_dir / "frames"
     frames_dir.mkdir(exist_ok=True)
     frames = []

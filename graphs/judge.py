@@ -24,7 +24,7 @@ from graphs.act_offline import attempt, scroll
 from graphs.judge_llm import JudgeModelError, LlmJudge
 from graphs.profiles import LLM_METRIC, Profile, profile_named
 from tasks import defaults
-from tasks.checkpoints import InvalidTask, checkpoint_plan, missing_message
+from tasks.checkpoints import check_usable, checkpoint_plan, judged_steps
 from tasks.schema import size_of
 
 
@@ -243,10 +243,10 @@ async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, con
     if config.model is not None and config.judging.needs_model:
         llm = LlmJudge(config.model)
     ctx = JudgeContext(tools=tools, config=config, llm=llm)
-    plan = checkpoint_plan(task["action_sequence"], Path(task_folder))
+    plan = checkpoint_plan(judged_steps(task["action_sequence"]), Path(task_folder))
     if not config.paper_compat:
-        if config.visual and plan.missing:
-            raise InvalidTask(missing_message(plan, str(task.get("id"))))
+        if config.visual:  # the task's own problem, before anything of the page is judged
+            check_usable(plan, str(task.get("id")))
         ctx.refs = {step: str(path) for step, path in plan.files.items()}
     try:
         state = await graph.ainvoke({"task": task, "task_folder": task_folder, "artifact": artifact, "actions": []},

@@ -25,7 +25,7 @@ LLM_METRIC = "mllm"  # the HVS of a profile whose judge model rates each checkpo
 # Each step gets the judge's run context (graphs.judge.JudgeContext: tools, config, llm), the
 # browser session and the action; grounding also gets the judge's state and the action's trace.
 Ground = Callable[..., Awaitable[tuple[bool, str]]]
-KeyNamer = Callable[..., Awaitable[str | None]]
+KeyNamer = Callable[..., Awaitable[tuple[str | None, str]]]
 Asserter = Callable[..., Awaitable[dict | None]]
 
 

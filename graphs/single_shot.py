@@ -106,6 +106,6 @@ class SingleShot:
     name, needs_model, iterates = "single-shot", True, False
 
     async def make(self, job: CoderJob) -> CoderOutput:
-        copy_assets(job)
+        copy_assets(job.task, job.out)
         task = job.task
         return CoderOutput(**await single_shot(task.video, task.asset_sheets(), task.size, job.out, job.model))

@@ -52,11 +52,10 @@ class CheckpointPlan:
         return not self.missing
 
 
-def checkpoint_plan(actions: list[dict], folder: Path) -> CheckpointPlan:
-    """The pairing for a task's actions (as JSON) and its folder; see the module docstring."""
+def checkpoint_plan(steps: list[int], folder: Path) -> CheckpointPlan:
+    """The pairing of a task's judged steps (see `judged_steps`) with the files in its folder."""
     cp = Path(folder) / "checkpoints"
     present = {p.name for p in cp.glob("step_*.png") if STEP_FILE.fullmatch(p.name)} if cp.is_dir() else set()
-    steps = judged_steps(actions)
     plans = []
     for convention in CONVENTIONS:
         names = file_names(convention, steps)
@@ -83,8 +82,11 @@ def unreadable(plan: CheckpointPlan) -> list[str]:
     return bad
 
 
-def missing_message(plan: CheckpointPlan, task_id: str) -> str:
-    """Why a task with missing checkpoints cannot be scored."""
-    names = ", ".join(plan.files[s].name for s in plan.missing)
-    return (f"task {task_id}: checkpoint file(s) missing: {names} (the files fit neither the position nor the "
-            f"action-number convention; nearest: {plan.convention})")
+def check_usable(plan: CheckpointPlan, task_id: str) -> None:
+    """Raise InvalidTask when a checkpoint of the plan is missing or does not open as an image."""
+    if plan.missing:
+        names = ", ".join(plan.files[s].name for s in plan.missing)
+        raise InvalidTask(f"task {task_id}: checkpoint file(s) missing: {names} (the files fit neither the position "
+                          f"nor the action-number convention; nearest: {plan.convention})")
+    if bad := unreadable(plan):
+        raise InvalidTask(f"task {task_id}: checkpoint file(s) unreadable: {', '.join(bad)}")

@@ -78,8 +78,7 @@ class Task:
 
     def checkpoints(self) -> CheckpointPlan:
         """How this task's checkpoint files pair with its judged steps (by position or by action number)."""
-        return checkpoint_plan([{"visual_evaluation_flag": a.visual_evaluation_flag} for a in self.record.action_sequence],
-                               self.folder)
+        return checkpoint_plan([0, *self.record.flagged], self.folder)
 
     def checkpoint(self, step: int) -> Path | None:
         """Reference screenshot after action `step` (1-based; 0 is the initial page), if it is judged and present."""

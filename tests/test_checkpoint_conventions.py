@@ -11,7 +11,7 @@ from agents.toolbox import Toolbox
 from evals.judging.artifact import judge_artifact, judge_servers
 from evals.records.results import mean_scores
 from graphs.judge import JudgeConfig
-from tasks.checkpoints import checkpoint_plan
+from tasks.checkpoints import checkpoint_plan, judged_steps
 from tasks.loader import load_suite
 from tasks.validate import validate_suite
 
@@ -24,27 +24,27 @@ def folder_with(tmp_path, steps: list[int]):
     return tmp_path
 
 
-def actions(flags: list[bool]) -> list[dict]:
-    return [{"visual_evaluation_flag": f} for f in flags]
+def steps(flags: list[bool]) -> list[int]:
+    return judged_steps([{"visual_evaluation_flag": f} for f in flags])
 
 
 def test_each_convention_is_recognised_from_the_files(tmp_path):
     flags = [True, False, True, True]  # judged steps 0, 1, 3, 4
-    by_position = checkpoint_plan(actions(flags), folder_with(tmp_path / "p", [0, 1, 2, 3]))
+    by_position = checkpoint_plan(steps(flags), folder_with(tmp_path / "p", [0, 1, 2, 3]))
     assert by_position.convention == "position" and by_position.complete
     assert {s: p.name for s, p in by_position.files.items()} == {0: "step_0.png", 1: "step_1.png", 3: "step_2.png",
                                                                   4: "step_3.png"}
-    by_action = checkpoint_plan(actions(flags), folder_with(tmp_path / "a", [0, 1, 3, 4]))
+    by_action = checkpoint_plan(steps(flags), folder_with(tmp_path / "a", [0, 1, 3, 4]))
     assert by_action.convention == "action" and by_action.complete and by_action.files[3].name == "step_3.png"
-    both = checkpoint_plan(actions([True, True, False]), folder_with(tmp_path / "b", [0, 1, 2]))
+    both = checkpoint_plan(steps([True, True, False]), folder_with(tmp_path / "b", [0, 1, 2]))
     assert both.convention == "position" and both.complete  # the two agree: position is the default
 
 
 def test_missing_and_stray_files_are_named_against_the_nearest_convention(tmp_path):
     flags = [True, False, True, True, False, True]  # judged 0, 1, 3, 4, 6
-    plan = checkpoint_plan(actions(flags), folder_with(tmp_path / "m", [0, 1, 3, 6, 9]))
+    plan = checkpoint_plan(steps(flags), folder_with(tmp_path / "m", [0, 1, 3, 6, 9]))
     assert plan.convention == "action" and plan.missing == [4] and plan.strays == ["step_9.png"]
-    nothing = checkpoint_plan(actions(flags), tmp_path / "none")
+    nothing = checkpoint_plan(steps(flags), tmp_path / "none")
     assert nothing.missing == [0, 1, 3, 4, 6] and not nothing.complete
 
 

@@ -14,7 +14,7 @@ from evals.judging.scoring import score_judgement
 from evals.judging.typed_text import typed_text_probe
 from evals.records.results import TaskResult
 from graphs.judge import JudgeConfig, judge
-from tasks.checkpoints import InvalidTask, unreadable
+from tasks.checkpoints import InvalidTask
 from tasks.defaults import JUDGE_TIMEOUT_S
 from tasks.loader import Task
 
@@ -36,9 +36,6 @@ async def judge_artifact(task: Task, entry: Path, tools: Toolbox, config: JudgeC
         if config.paper_compat:  # the reference code drops such a task from the average
             return TaskResult(**base, status="skipped", error=f"no page at {entry.name} (dropped: paper-compat)")
         return TaskResult(**base, status="model_failure", error=f"no page at {entry.name}")
-    if config.visual and not config.paper_compat and (bad := unreadable(task.checkpoints())):
-        return TaskResult(**base, status="invalid_task", error=f"task {task.id}: checkpoint file(s) unreadable: "
-                                                               f"{', '.join(bad)}")
     record, cache = task.record.model_dump(mode="json", exclude_none=True), cache_of(tools)
     key = judgement_key(record, task.folder, entry, config) if cache else None
     try:

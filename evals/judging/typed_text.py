@@ -44,12 +44,6 @@ def probe_worthy(text: str) -> bool:
     return len(text.strip()) >= 4 and any(c.isalpha() for c in text)
 
 
-def typed_texts(actions: list[dict]) -> list[tuple[int, str]]:
-    """(action index, text) of every Type action, the text taken from its description when not given."""
-    return [(i, text) for i, a in enumerate(actions) if a["type"] == "Type"
-            and (text := type_text_of(a["parameters"].get("description", ""), a["parameters"].get("text")))]
-
-
 def probed_task(record: dict, page_data: set[str] = frozenset()) -> tuple[dict, list[dict]]:
     """The task with its typed texts changed from the step they are typed on, its expectations
     replaced by "the original text is absent" (except texts in `page_data`); and the changes."""

@@ -28,9 +28,7 @@ async def run_task(cfg: RunConfig, task: Task, tools: Toolbox, tdir=None) -> Tas
     tdir.mkdir(parents=True, exist_ok=True)
     base = {"task_id": task.id, "agent": cfg.agent, "model": cfg.model.model if cfg.model else None,
             "profile": cfg.judge.profile}
-    coder = coder_named(cfg.agent)
-    if coder.needs_model and cfg.model is None:
-        return TaskResult(**base, status="infra_failure", error=f"{cfg.agent} needs --model")
+    coder = coder_named(cfg.agent)  # runner.check refused unknown coders and missing models
     job = CoderJob(task=task, out=tdir / "artifact", model=cfg.model, budget=cfg.budget, tools=tools,
                    thread=f"{cfg.run_id}/{tdir.name}", state_db=cfg.run_dir / "coder-checkpoints.db")
     t0 = time.monotonic()

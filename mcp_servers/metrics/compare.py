@@ -98,6 +98,20 @@ class MetricModels:
             self._lpips = LpipsModel.load(self.lpips_path)
         return self._lpips
 
+    def remember(self, kind: str, key: str, fn: Callable[[], object]) -> object:
+        """`fn()`'s value under (kind, key), computed once while it stays among the latest `memo_size`."""
+        with self.memo_lock:
+            hit = self.memo.get((kind, key))
+            if hit is not None:
+                self.memo.move_to_end((kind, key))
+                return hit
+        hit = fn()
+        with self.memo_lock:
+            self.memo[(kind, key)] = hit
+            while len(self.memo) > self.memo_size:
+                self.memo.popitem(last=False)
+        return hit
+
 
 def _digest(img: Image.Image) -> str:
     return f"{img.size}:{hashlib.blake2b(img.tobytes(), digest_size=16).hexdigest()}"
@@ -109,23 +123,16 @@ class Pair:
     def __init__(self, ref: Image.Image, cand: Image.Image, models: MetricModels) -> None:
         self.ref, self.cand, self.models = ref, cand, models
         self.keys = (_digest(ref), _digest(cand))
-        self._memo = models.memo
 
     def per_image(self, kind: str, fn: Callable[[Image.Image], object]) -> tuple:
-        out = []
-        for key, img in zip(self.keys, (self.ref, self.cand)):
-            with self.models.memo_lock:
-                hit = self._memo.get((kind, key))
-                if hit is not None:
-                    self._memo.move_to_end((kind, key))
-            if hit is None:
-                hit = fn(img)
-                with self.models.memo_lock:
-                    self._memo[(kind, key)] = hit
-                    while len(self._memo) > self.models.memo_size:
-                        self._memo.popitem(last=False)
-            out.append(hit)
-        return tuple(out)
+        """`fn` of the reference and of the candidate, each computed once across calls."""
+        return tuple(self.models.remember(kind, key, lambda img=img: fn(img))
+                     for key, img in zip(self.keys, (self.ref, self.cand)))
+
+    def blank_floor(self, name: str) -> float:
+        """What a blank (white) page of the reference's size gets on metric `name`, once per reference."""
+        return self.models.remember(f"floor:{name}", self.keys[0], lambda: Pair(
+            self.ref, Image.new("RGB", self.ref.size, "white"), self.models).metric(name).value)
 
     @cached_property
     def grays(self) -> tuple[np.ndarray, np.ndarray]:
@@ -209,13 +216,12 @@ def compare(
 ) -> dict[str, MetricValue]:
     """Score a candidate against a reference on each named metric (see METRICS). With `floor`, each
     similarity is chance-corrected against a blank (white) page of the reference's size."""
-    unknown = [m for m in metrics if m not in METRICS]
+    unknown = sorted(set(metrics) - set(METRICS))
     if unknown:
-        raise ValueError(f"unknown metric(s) {unknown}; expected some of {list(METRICS)}")
+        raise ValueError(f"unknown metrics {unknown}; choose from {list(METRICS)}")
     pair = Pair(load_rgb(ref), load_rgb(cand), models or MetricModels())
     values = {name: pair.metric(name) for name in dict.fromkeys(metrics)}
     if not floor:
         return values
-    blank = Pair(pair.ref, Image.new("RGB", pair.ref.size, "white"), pair.models)
-    return {name: chance_corrected(v, blank.metric(name).value) if METRICS[name].kind == "similarity" else v
+    return {name: chance_corrected(v, pair.blank_floor(name)) if METRICS[name].kind == "similarity" else v
             for name, v in values.items()}
