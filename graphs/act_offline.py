@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from agents.toolbox import Toolbox, ToolCallError
+from graphs.description import clears_first
 from graphs.grounding import Plan, label_probe, names_agree, plans_for, target_quotes, type_text_of
 from tasks.schema import size_of
 
@@ -18,9 +19,20 @@ NOT_FOUND = ("no visible element", "no element with ref", "named like", "matches
 TEMPLATE_MIN_SCORE = 0.9
 
 
+UNSURE = "unsure: "
+
+
 async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: dict, task_folder: str,
-                                before: str, trace: dict, compat_clicks: bool = False) -> tuple[bool, str]:
-    """Ground a Click/Type without a model and perform it; (success, reason). Fills trace["grounding"]."""
+                                before: str, trace: dict, compat_clicks: bool = False,
+                                unsure_below: float | None = None, shadow: str | None = None,
+                                seen: set[str] | None = None) -> tuple[bool, str]:
+    """Ground a Click/Type without a model and perform it; (success, reason). Fills trace["grounding"].
+
+    With `unsure_below`, a description match whose margin over the runner-up is smaller is not
+    performed: the answer starts with UNSURE, so a caller with a model can ask it instead. With
+    `shadow` (the hinted selector of an action judged with hints off), the grounding records whether
+    the description-only element is the hinted one. `seen` carries element names from one action to
+    the next (for "the new card"); it is updated here."""
     kind, params = action["type"], action["parameters"]
     text = type_text_of(params.get("description", ""), params.get("text")) if kind == "Type" else None
     if kind == "Type" and text is None:
@@ -28,7 +40,7 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
         return False, "no text to type in the action"
     tried: list[dict] = []
     quotes = target_quotes(params.get("description", ""), kind)
-    async for plan in _plans(tools, sid, action, task, task_folder):
+    async for plan in _plans(tools, sid, action, task, task_folder, seen):
         if plan.strategy == "template":
             plan = await _template_plan(tools, plan, before, tried)
             if plan is None:
@@ -40,23 +52,52 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
                 tried.append({"strategy": plan.strategy, "args": plan.args, "ok": False,
                               "error": f"no visible element named like {quotes} there (found {str(label)[:60]!r})"})
                 continue
-        ok, why = await perform(tools, sid, kind, plan.args, text, compat_clicks)
+        record = {"strategy": plan.strategy, "target": plan.args, "why": plan.why, "chosen": plan.chosen,
+                  "runner_up": plan.alternatives[0] if plan.alternatives else None, "margin": plan.margin,
+                  "alternatives": plan.alternatives, "tried": tried}
+        if shadow and plan.chosen:
+            record["agrees_with_hint"] = await _same_element(tools, sid, shadow, plan.chosen.get("css"))
+        if unsure_below is not None and plan.margin is not None and plan.margin < unsure_below:
+            trace["grounding"] = record
+            return False, f"{UNSURE}margin {plan.margin:.3f} over the runner-up is below {unsure_below}"
+        ext = action.get("iwr") or {}
+        if kind == "Click" and (ext.get("select") or (plan.chosen or {}).get("tag") == "select" and quotes):
+            ok, why = await choose_option(tools, sid, plan.args, [ext["select"]] if ext.get("select") else quotes)
+        else:
+            ok, why = await perform(tools, sid, kind, plan.args, text, compat_clicks,
+                                    bool(ext.get("clear")) or clears_first(params.get("description", "")))
         tried.append({"strategy": plan.strategy, "args": plan.args, "ok": ok, "why": plan.why, "error": why or None})
         if ok or not not_found(why):
-            trace["grounding"] = {"strategy": plan.strategy, "target": plan.args, "why": plan.why,
-                                  "alternatives": plan.alternatives, "tried": tried}
+            trace["grounding"] = record
             return ok, why
     trace["grounding"] = {"strategy": "none", "tried": tried}
     return False, "element not found: " + (tried[-1]["error"] if tried else "no candidate matched the description")
 
 
-async def _plans(tools: Toolbox, sid: str, action: dict, task: dict, task_folder: str):
+SAME_ELEMENT = """(() => { const a = document.querySelector(%s), b = document.querySelector(%s);
+  return !!(a && b && (a === b || a.contains(b) || (b.control && b.control === a))); })()"""
+
+
+async def _same_element(tools: Toolbox, sid: str, hinted: str, chosen_css: str | None) -> bool | None:
+    """Whether the chosen element is the hinted one (or lies in it, or is its label)."""
+    if not chosen_css:
+        return None
+    out = await tools.call("browser", "evaluate", session=sid,
+                           expression=SAME_ELEMENT % (json.dumps(hinted), json.dumps(chosen_css)))
+    return None if out.get("error") else json.loads(out["value"])
+
+
+async def _plans(tools: Toolbox, sid: str, action: dict, task: dict, task_folder: str, seen: set[str] | None):
     """The grounding plans in order; the element list is fetched only when the hint did not do."""
     hint = (action.get("iwr") or {}).get("target") or {}
     if hint.get("selector"):
         yield Plan("hint.selector", {"selector": hint["selector"]}, 1.0, "structured target hint")
-    elements = await tools.call("browser", "elements", session=sid)
-    plans = [p for p in plans_for(action, elements, size_of(task), size_of(task)) if p.strategy != "hint.selector"]
+    elements = await tools.call("browser", "elements", session=sid, texts=True)
+    before = set(seen or ())
+    if seen is not None:
+        seen.update(e.get("name") or e.get("text") for e in elements if e.get("interactive", True))
+    plans = [p for p in plans_for(action, elements, size_of(task), size_of(task), before)
+             if p.strategy != "hint.selector"]
     if hint.get("crop"):  # before the recorded position, which is the weakest evidence
         at = next((n for n, p in enumerate(plans) if p.strategy == "hint.position"), len(plans))
         plans.insert(at, Plan("template", {"crop": str(Path(task_folder) / hint["crop"])}, 0.5, "recorded target's crop"))
@@ -82,18 +123,33 @@ def not_found(error: str) -> bool:
     return any(m in error for m in NOT_FOUND)
 
 
+async def choose_option(tools: Toolbox, sid: str, target: dict, quotes: list[str]) -> tuple[bool, str]:
+    """'Choose 'February' from the 'Select month' dropdown': pick the quoted option the dropdown has."""
+    errors = []
+    for q in quotes:
+        try:
+            await tools.call("browser", "select", session=sid, label=q, **target)
+            return True, ""
+        except ToolCallError as e:
+            errors.append(str(e))
+    return False, "; ".join(errors)
+
+
 async def perform(tools: Toolbox, sid: str, kind: str, target: dict, text: str | None,
-                  compat_clicks: bool = False) -> tuple[bool, str]:
+                  compat_clicks: bool = False, clear: bool = False) -> tuple[bool, str]:
     """Click or type at a target; (success, reason). With `compat_clicks`, as in the reference code,
-    a click that raised for any reason other than a missing element still counts as done."""
+    a click that raised for any reason other than a missing element still counts as done. With
+    `clear`, a Type replaces what the field holds."""
     try:
         if kind != "Type":
             await tools.call("browser", "click", session=sid, **target)
         elif "x" in target:  # a position: focus by clicking there, then type into whatever has focus
             await tools.call("browser", "click", session=sid, **target)
+            if clear:
+                await tools.call("browser", "press", session=sid, key="ControlOrMeta+A")
             await tools.call("browser", "type", session=sid, text=text)
         else:
-            await tools.call("browser", "type", session=sid, text=text, **target)
+            await tools.call("browser", "type", session=sid, text=text, clear=clear, **target)
         return True, ""
     except ToolCallError as e:
         if compat_clicks and kind == "Click" and not not_found(str(e)):

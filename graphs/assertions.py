@@ -1,35 +1,298 @@
-"""Offline logical assertions: structured checks on the DOM, quoted text, else a visible change.
+"""Offline logical assertions: structured checks when the task has them (our recorder's hints), else
+the sentence's claims (graphs/sentences.py) decided on what the page shows before and after.
 
-The order is the strength of the evidence: our extension's structured checks; text the
-natural-language assertion quotes, which must be visible; and only when neither exists, whether
-the page visibly changed after the action (recorded as the weak method it is).
+Observations come from the browser's `observe` tool: painted, uncovered text (a hit test), whether
+it sits inside a control or is struck through, field values, checked boxes and chosen options,
+selected elements, open dialogs. A sentence with nothing decidable is `unverifiable`: it passes
+only if the page changed beyond hover and focus styling.
 """
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 from agents.toolbox import Toolbox
-from graphs.grounding import quoted
+from graphs.description import type_text_of
+from graphs.sentences import Claim, compile_sentence
 
-UNCHANGED_SSIM = 0.9995
+
+def _pattern(text: str) -> re.Pattern:
+    t = re.escape(" ".join((text or "").lower().split()))
+    left = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", text.strip().lower() or " ") else ""
+    right = r"(?![a-z0-9])" if re.search(r"[a-z0-9]$", text.strip().lower()) else ""
+    return re.compile(left + t + right)
 
 
-async def judge_assertion(tools: Toolbox, sid: str, action: dict, before: str, after: str) -> dict:
-    """Verdict for the action's assertion: {passed, method, reason, checks}."""
-    checks = offline_checks(action)
-    method = "structured" if (action.get("iwr") or {}).get("checks") else "quoted_text"
+def _flat(s: str) -> str:
+    return " ".join((s or "").lower().split())
+
+
+def occurrences(view: dict, text: str, display: bool = False, values: bool = True) -> int:
+    """How many painted places show `text` (uncovered, where the viewport allows a hit test; with
+    `display`, not inside a control), and field values holding it. Text split over neighbouring
+    elements ('1.25L' above 'Remained') counts once when no single element holds it. Text below the
+    fold counts: what scrolling brings into view changes the page (see `page_changed`)."""
+    p = _pattern(text)
+    shown = [t for t in view.get("texts", []) if not (display and t.get("ctl"))]
+    n = sum(1 for t in shown if p.search(_flat(t["t"])))
+    if not n:
+        n = int(bool(p.search(_flat(" ".join(t["t"] for t in shown)))))
+    if values:
+        n += sum(1 for f in view.get("fields", []) if f.get("checked") is None and p.search(_flat(f.get("value", ""))))
+    return n
+
+
+def page_changed(before: dict, after: dict) -> bool:
+    """Whether anything a person sees changed: text (and how it is painted, unless under the mouse),
+    values, states, dialogs, images, canvases, the address. Hover and focus alone are not a change."""
+    hovered = {t["t"] for v in (before, after) for t in v.get("texts", []) if t.get("h")}
+    texts = lambda v: Counter((t["t"], t.get("v"), None if t["t"] in hovered else t.get("s"), t.get("off"))  # noqa: E731
+                              for t in v.get("texts", []))
+    return any((texts(before) != texts(after), before.get("fields") != after.get("fields"),
+                before.get("states") != after.get("states"), before.get("dialogs") != after.get("dialogs"),
+                before.get("media") != after.get("media"), before.get("url") != after.get("url"),
+                before.get("canvas") != after.get("canvas")))
+
+
+def _items(view: dict) -> dict[int, list[dict]]:
+    lists: dict[int, list[dict]] = {}
+    for t in view.get("texts", []):
+        if t.get("list") is not None:
+            lists.setdefault(t["list"], []).append(t)
+    return lists
+
+
+def _fields_named(view: dict, text: str | None, kinds: tuple[str, ...] | None = None) -> list[dict]:
+    out = [f for f in view.get("fields", []) if kinds is None or f.get("type") in kinds]
+    if text:
+        p = _pattern(text)
+        out = [f for f in out if p.search(_flat(f.get("label", ""))) or p.search(_flat(f.get("value", "")))]
+    return out
+
+
+def _checked(qs: tuple[str, ...], want: bool, before: dict, after: dict) -> tuple[bool, str]:
+    """A named box (or, unnamed, any box or switch) is in the wanted state (or turned to it)."""
+    states = lambda v: Counter(v.get("states", []))  # noqa: E731
+    if qs:
+        boxes = [f for q in qs for f in _fields_named(after, q, ("checkbox", "radio"))]
+        if boxes:
+            return any(f.get("checked") == want for f in boxes), f"boxes named so: {[f.get('checked') for f in boxes][:4]}"
+        on = any(_pattern(q).search(_flat(s)) for q in qs for s in after.get("states", []))
+        return on == want, f"{'on' if on else 'off'} among selected/checked elements"
+    b = [f.get("checked") for f in before.get("fields", []) if f.get("checked") is not None]
+    a = [f.get("checked") for f in after.get("fields", []) if f.get("checked") is not None]
+    flipped = sum(1 for x, y in zip(b, a) if x != y and y == want)
+    switched = (states(after) - states(before)) if want else (states(before) - states(after))
+    return flipped > 0 or bool(switched), f"{flipped} box(es), {sum(switched.values())} switch(es) turned {'on' if want else 'off'}"
+
+
+def _stands_out(view: dict, q: str) -> bool | None:
+    """Whether the list item showing q is painted unlike the other items of its list, which look alike
+    (a highlighted tab, the chosen answer); None when that cannot be told (no list, peers differ)."""
+    p = _pattern(q)
+    verdict = None
+    for t in view.get("texts", []):
+        if t.get("list") is None or not p.search(_flat(t["t"])):
+            continue
+        peers = [o.get("s") for o in view["texts"]  # a peer under the mouse shows its hover style, not its state
+                 if o.get("list") == t["list"] and o.get("item") != t.get("item") and not o.get("h")]
+        if peers and len(set(peers)) == 1:
+            if peers[0] != t.get("s"):
+                return True
+            verdict = False
+    return verdict
+
+
+def _joined(view: dict) -> str:
+    return " | ".join(_flat(t["t"]) for t in view.get("texts", []))
+
+
+def _reads(label: str, number: str, fresh: bool, before: dict, after: dict) -> tuple[bool, str]:
+    """'the score reads 4': where the page shows the word ('Score') next to a number, the number next to
+    it (a few characters either side); otherwise (the annotator's name for a display) the number alone,
+    outside controls, or a field's value."""
+    n, w = re.escape(number.lower()), re.escape(label.lower().rstrip("s"))
+    num = rf"(?<![\d.]){n}(?![\d])"
+    labelled = rf"\b{w}[a-z]*\W{{0,24}}-?\$?\d|\d%?\W{{0,24}}{w}"  # the word labels some number on the page
+    if re.search(labelled, _joined(after)):
+        p = re.compile(rf"\b{w}[a-z]*.{{0,32}}?{num}|{num}\W{{0,24}}{w}")
+        count = lambda v: len(p.findall(_joined(v)))  # noqa: E731
+    else:
+        p = re.compile(rf"(?<![\w.]){n}(?![\w])")
+        count = lambda v: (sum(1 for t in v.get("texts", []) if not t.get("ctl")  # noqa: E731
+                               and p.search(_flat(t["t"])))
+                           + sum(1 for f in v.get("fields", []) if p.search(_flat(f.get("value", "")))))
+    was, now = count(before), count(after)
+    effect = not fresh or now > was or page_changed(before, after)
+    return now > 0 and effect, f"{label} {number}: {now} place(s) (before {was})"
+
+
+def _range(low: int | None, high: int, view: dict) -> tuple[bool, str]:
+    """'the days run from 1 to 28': some list's numbered items start at low (any start when None) and end at high."""
+    for items in _items(view).values():
+        nums = [int(t["t"]) for t in items if t["t"].isdigit()]
+        if nums and (low is None or min(nums) == low) and max(nums) == high:
+            return True, f"a list runs {min(nums)}..{high}"
+    spans = [(min(n), max(n)) for n in ([int(t["t"]) for t in ts if t["t"].isdigit()] for ts in _items(view).values()) if n]
+    return False, f"numbered lists run {spans[:4]}"
+
+
+def _numbered_alike(low: int, high: int, view: dict) -> tuple[bool, str]:
+    """'Circles 1 to 3 are blue': the places numbered low..high are painted alike, the other numbers not."""
+    looks = {int(t["t"]): t.get("s") for t in view.get("texts", []) if t["t"].isdigit()}
+    inside = {looks.get(n) for n in range(low, high + 1)}
+    outside = {v for n, v in looks.items() if not low <= n <= high and n <= high + 5}
+    ok = None not in inside and len(inside) == 1 and not inside & outside
+    return ok, f"{low}..{high} {'alike' if len(inside) == 1 else 'differ'}, others {'differ' if not inside & outside else 'alike'}"
+
+
+def _styled(qs: tuple[str, ...], before: dict, after: dict) -> tuple[bool, str]:
+    """'X turns red': a place showing X is painted differently now (unquoted: any text is)."""
+    def looks(view: dict) -> Counter:
+        return Counter((t["t"], t.get("s")) for t in view.get("texts", [])
+                       if not qs or any(_pattern(q).search(_flat(t["t"])) for q in qs))
+    b, a = looks(before), looks(after)
+    changed = bool(a - b) and bool(a)
+    return changed, f"{sum(a.values())} place(s), restyled: {changed}"
+
+
+def _count(n: int, noun: str, before: dict, after: dict) -> tuple[bool, str]:
+    """'4 tasks are left', 'the log holds 1 entry': a list of n items, or n shown by the noun; else n
+    newly shown, else the page changed at all (what an annotator counts is often not a list)."""
+    sizes = lambda v: sorted(len({t["item"] for t in ts}) for ts in _items(v).values())  # noqa: E731
+    stem = re.escape(noun.rstrip("s")[:5])
+    near = re.compile(rf"(?<![\d.]){n}\s+(?:[a-z0-9-]+\s+){{0,2}}{stem}|{stem}[a-z]*\W{{1,3}}{n}(?![\d.])|\({n}\)")
+    shown = [t["t"] for t in after.get("texts", []) if near.search(_flat(t["t"]))]
+    if n in sizes(after) or n == sum(sizes(after)) or shown:
+        return True, f"lists of sizes {sizes(after)[:6]}, shown: {shown[:2]}"
+    newly = occurrences(after, str(n)) > occurrences(before, str(n))
+    return newly or page_changed(before, after), f"{n} {'newly shown' if newly else 'not shown'}; no list of {n}"
+
+
+def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
+    """Whether one claim holds, and what was observed."""
+    k, qs = claim.kind, claim.texts
+    if k == "shown":
+        q = qs[0]
+        was, now = occurrences(before, q, claim.display), occurrences(after, q, claim.display)
+        effect = not claim.fresh or now > was or page_changed(before, after)
+        return now > 0 and effect, f"{q!r} shown in {now} place(s) (before {was}){'' if effect else '; nothing changed'}"
+    if k == "absent":
+        counts = [(occurrences(before, q, values=False), occurrences(after, q, values=False)) for q in qs]
+        ok = all(now == 0 or now < was for was, now in counts)
+        return ok, "; ".join(f"{q!r} shown in {now} place(s) (before {was})" for q, (was, now) in zip(qs, counts))
+    if k == "only":
+        missing = [q for q in qs if occurrences(after, q) == 0]
+        pats = [_pattern(q) for q in qs]
+        holding = {lid for lid, ts in _items(after).items() if any(p.search(_flat(t["t"])) for t in ts for p in pats)}
+        extra = []
+        for lid in holding:
+            by_item: dict[int, str] = {}
+            for t in _items(after)[lid]:
+                by_item[t["item"]] = by_item.get(t["item"], "") + " " + _flat(t["t"])
+            extra += [s.strip() for s in by_item.values() if not any(p.search(s) for p in pats)]
+        return not missing and not extra, f"missing {missing}, also listed {extra[:3]}"
+    if k in ("closed", "opened"):
+        b, a = before.get("dialogs", []), after.get("dialogs", [])
+        if qs:
+            inside = lambda v: any(_pattern(q).search(_flat(d)) for d in v for q in qs)  # noqa: E731
+            ok = inside(b) and not inside(a) if k == "closed" else inside(a) or occurrences(after, qs[0]) > occurrences(before, qs[0])
+        elif k == "closed":
+            gone = set(t["t"] for t in before.get("texts", [])) - set(t["t"] for t in after.get("texts", []))
+            ok = len(a) < len(b) or (not b and bool(gone))
+        else:
+            new = set(t["t"] for t in after.get("texts", [])) - set(t["t"] for t in before.get("texts", []))
+            ok = len(a) > len(b) or (not a and bool(new))
+        return ok, f"dialogs before {len(b)}, after {len(a)}"
+    if k == "struck":
+        if not qs:  # "the task is crossed out": some text became struck (or stopped being struck)
+            struck = lambda v: Counter(t["t"] for t in v.get("texts", []) if t["strike"])  # noqa: E731
+            moved = (struck(before) - struck(after)) if claim.negated else (struck(after) - struck(before))
+            return bool(moved), f"{'un' if claim.negated else ''}struck now: {list(moved)[:3]}"
+        hits = [t for t in after.get("texts", []) for q in qs if _pattern(q).search(_flat(t["t"]))]
+        ok = bool(hits) and (all(not t["strike"] for t in hits) if claim.negated else any(t["strike"] for t in hits))
+        return ok, f"{len(hits)} place(s), struck: {[t['strike'] for t in hits][:4]}"
+    if k == "checked":
+        return _checked(qs, not claim.negated, before, after)
+    if k == "count":
+        return _count(claim.number, qs[0], before, after)
+    if k == "selected" and claim.exclusive and all(_stands_out(after, q) is not None for q in qs):
+        ok = all(_stands_out(after, q) for q in qs)
+        return ok, "only it looks chosen" if ok else "it looks like its peers, or they unlike each other"
+    if k == "selected":
+        ok = all(any(_pattern(q).search(_flat(s)) for s in after.get("states", [])) or
+                 any(_flat(f.get("value", "")) == _flat(q) for f in after.get("fields", [])) or
+                 any(f.get("checked") for f in _fields_named(after, q, ("checkbox", "radio"))) or
+                 bool(_stands_out(after, q)) or bool(after.get("focus") and _pattern(q).search(_flat(after["focus"])))
+                 for q in qs)
+        return ok, f"selected now: {after.get('states', [])[:5]}"
+    if k == "enabled":
+        hits = [t for q in qs for t in after.get("texts", []) if t.get("ctl") and _pattern(q).search(_flat(t["t"]))]
+        ok = bool(hits) and all(t.get("off") == claim.negated for t in hits)
+        return ok, f"{len(hits)} control(s) so named, disabled: {[t.get('off') for t in hits][:4]}"
+    if k == "styled":
+        return _styled(qs, before, after)
+    if k == "reads":
+        return _reads(qs[0], qs[1], claim.fresh, before, after)
+    if k == "range":
+        return _range(claim.number, int(qs[0]), after)
+    if k == "numbered_alike":
+        return _numbered_alike(int(qs[0]), int(qs[1]), after)
+    if k == "unchanged":  # "Nothing happens": the page a person sees is as it was
+        changed = page_changed(before, after)
+        return not changed, "the page changed" if changed else "nothing visible changed"
+    if k == "none_checked":
+        boxes = [f for f in after.get("fields", []) if f.get("checked") is not None]
+        on = sum(1 for f in boxes if f["checked"])
+        return bool(boxes) and on == 0, f"{on} of {len(boxes)} box(es) checked"
+    if k == "empty":
+        fields = _fields_named(after, qs[0] if qs else None, None)
+        fields = [f for f in fields if f.get("checked") is None]
+        if not qs and not fields:  # "the board is cleared": nothing to read it on
+            changed = page_changed(before, after)
+            return changed, "no field; the page " + ("changed" if changed else "did not change")
+        if qs and not fields:  # "the 'Done' list is empty": no item under it
+            return occurrences(after, qs[0]) > 0 and not any(_items(after)), "no field named so"
+        emptied = [f for f in fields if f.get("value", "") == ""]
+        return bool(emptied), f"{len(emptied)} of {len(fields)} field(s) empty"
+    if k == "url":
+        return any(q in after.get("url", "") for q in qs), after.get("url", "")
+    changed = page_changed(before, after)
+    return changed, "the page changed" if changed else "nothing visible changed"
+
+
+async def judge_assertion(tools: Toolbox, sid: str, action: dict, before_view: dict | None) -> dict:
+    """Verdict for the action's assertion: {passed, method, reason, checks|claims}."""
+    checks = (action.get("iwr") or {}).get("checks") or []
     if checks:
-        results = await tools.call("browser", "check", session=sid, checks=checks)
-        failed = [(c, r) for c, r in zip(checks, results) if not r["ok"]]
-        reason = "; ".join(f"{c['kind']} {c.get('text') or c.get('selector')!r} observed {r['observed'][:80]!r}"
-                           for c, r in failed) or f"{len(checks)} check(s) hold"
-        return {"passed": not failed, "method": method, "reason": reason,
-                "checks": [{**c, **r} for c, r in zip(checks, results)]}
-    values = await tools.call("metrics", "compare", reference=before, candidate=after, metrics=["ssim"])
-    changed = values["ssim"]["value"] < UNCHANGED_SSIM
-    return {"passed": changed, "method": "visible_change",
-            "reason": f"page {'changed' if changed else 'did not change'} (ssim {values['ssim']['value']:.4f})"}
+        return await structured_verdict(tools, sid, checks)
+    after = await tools.call("browser", "observe", session=sid)
+    params = action["parameters"]
+    typed = type_text_of(params.get("description", ""), params.get("text")) if action["type"] == "Type" else None
+    return sentence_verdict(action.get("logical_assertion") or "", before_view or {}, after, typed)
+
+
+async def structured_verdict(tools: Toolbox, sid: str, checks: list[dict]) -> dict:
+    results = await tools.call("browser", "check", session=sid, checks=checks)
+    failed = [(c, r) for c, r in zip(checks, results) if not r["ok"]]
+    reason = "; ".join(f"{c['kind']} {c.get('text') or c.get('selector')!r} observed {r['observed'][:80]!r}"
+                       for c, r in failed) or f"{len(checks)} check(s) hold"
+    return {"passed": not failed, "method": "structured", "reason": reason,
+            "checks": [{**c, **r} for c, r in zip(checks, results)]}
+
+
+def sentence_verdict(sentence: str, before: dict, after: dict, typed: str | None = None) -> dict:
+    """Decide a sentence's claims on two observations."""
+    claims = compile_sentence(sentence, typed)
+    decided = [(c, *decide(c, before, after)) for c in claims]
+    method = "unverifiable" if [c.kind for c in claims] == ["changed"] else "sentence"
+    failed = [f"{c.kind} {list(c.texts)}: {why}" for c, ok, why in decided if not ok]
+    return {"passed": not failed, "method": method,
+            "reason": "; ".join(failed) or "; ".join(f"{c.kind} {list(c.texts)}: {why}" for c, _, why in decided),
+            "claims": [{"kind": c.kind, "texts": list(c.texts), "negated": c.negated, "ok": ok, "observed": why}
+                       for c, ok, why in decided]}
 
 
 def offline_checks(action: dict) -> list[dict]:
-    """The checks an assertion has without a model: our structured ones, else its quoted texts."""
-    checks = (action.get("iwr") or {}).get("checks") or []
-    return checks or [{"kind": "text_visible", "text": q} for q in quoted(action.get("logical_assertion") or "")]
+    """The structured checks an action carries (our recorder's hints); none on official data."""
+    return (action.get("iwr") or {}).get("checks") or []

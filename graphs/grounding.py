@@ -1,164 +1,161 @@
 """Offline grounding: pick the element an action description means, without any model.
 
-Pure functions over the element list the browser server returns (ref, role, name, text, bbox).
-The judge tries the plans in order: the task's structured hint, then text/role matching of the
-natural-language description, then the recorded position scaled to the page.
+Pure functions over the element list the browser server returns (ref, role, name, text, value,
+placeholder, alt, title, label, colours, region, bbox; with painted text leaves and images after the
+controls). The description is read into a `Query` (graphs/description.py); each element is scored
+on its names, kind, region, colour and relation to an anchor, ordinals pick within a kind in reading
+order, and the plan records the chosen element, the runner-up and the margin between them.
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
 
-QUOTE_RE = re.compile(r"'([^']+)'|\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’")
-WORD_RE = re.compile(r"[a-z0-9]+")
-ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-            "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}
-ORDINAL_RE = re.compile(r"\bthe\s+(?:(\d+)(?:st|nd|rd|th)|(" + "|".join(ORDINALS) + r"))\s+([a-z][a-z-]*)")
-KIND_ROLES = {
-    "button": {"button"}, "link": {"link"}, "tab": {"tab", "button"}, "checkbox": {"checkbox"},
-    "radio": {"radio"}, "input": {"textbox"}, "field": {"textbox"}, "box": {"textbox", "combobox"},
-    "textbox": {"textbox"}, "textarea": {"textbox"}, "dropdown": {"combobox"}, "select": {"combobox"},
-    "menu": {"menuitem", "button", "link"}, "slider": {"slider"},
-}
-STOP = {"the", "a", "an", "on", "in", "into", "to", "of", "and", "click", "type", "press", "button", "link",
-        "field", "box", "input", "with", "at", "for", "tap", "select", "it", "that", "this", "then"}
+from graphs.description import KIND_RE, KINDS, STOP as STOP_WORDS, Query, norm, parse, quoted, stem, type_text_of, words_of
+from graphs.element_match import (LABEL_FIELDS, STRONG_KINDS, Plan, describe, fits_kind, hue_fits, phrase_score,
+                                  symbol_score)
+from graphs.placement import (implicit_anchor, inside, only_of_kind, ordinal_plan, position_plan, reading_order,
+                              related)
+
+__all__ = ["Plan", "match_description", "plans_for", "key_for", "quoted", "type_text_of", "names_agree",
+           "label_probe", "target_quotes"]
+
+THRESHOLD = 0.5
 
 
-@dataclass
-class Plan:
-    """One way to reach the target: arguments for the browser's click/type, and why."""
-
-    strategy: str
-    args: dict
-    score: float = 1.0
-    why: str = ""
-    alternatives: list[dict] = field(default_factory=list)
-
-
-def quoted(text: str) -> list[str]:
-    """Every quoted string in a description, in order."""
-    return [next(g for g in m.groups() if g) for m in QUOTE_RE.finditer(text or "")]
-
-
-def stem(word: str) -> str:
-    """Crude plural folding so 'star' meets 'stars'."""
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+def anchors_of(query: Query, elements: list[dict]) -> list[dict]:
+    """Elements the relation's anchor names: by their labels, or for a plain kind ("left of the input
+    box"), the elements of that kind."""
+    rel = query.relation
+    scored = [(phrase_score(e, rel.anchor)[0], e) for e in elements]
+    best = max((s for s, _ in scored), default=0)
+    if best >= 0.5:
+        return [e for s, e in scored if s >= 0.5]
+    content = words_of(rel.anchor) - STOP_WORDS - {stem(k) for k in KINDS}
+    if not rel.quoted and content:  # "under the balance card": what says 'balance'
+        said = [e for e in elements if content <= words_of(f"{e.get('name', '')} {e.get('text', '')}")]
+        if said:
+            return said
+    kinds = {KINDS[m] for m in KIND_RE.findall(rel.anchor.lower())} if not rel.quoted else set()
+    return [e for e in elements if e.get("interactive", True) and any(fits_kind(e, k) for k in kinds)]
 
 
-def words_of(text: str) -> set[str]:
-    return {stem(w) for w in WORD_RE.findall((text or "").lower())}
-
-
-def norm(s: str) -> str:
-    return " ".join(WORD_RE.findall((s or "").lower()))
-
-
-def type_text_of(description: str, explicit: str | None) -> str | None:
-    """The text a Type action enters: its `text` parameter, else the first quoted string."""
-    if explicit:
-        return explicit
-    q = quoted(description)
-    return q[0] if q else None
-
-
-def _ordinal(description: str) -> tuple[int, str] | None:
-    """(n, noun) for phrases like 'the 9th star' or 'the last card'; n is -1 for 'last'."""
-    m = ORDINAL_RE.search(description.lower())
-    if not m:
-        return None
-    return (int(m.group(1)) if m.group(1) else ORDINALS[m.group(2)]), stem(m.group(3))
-
-
-def _contains(a: list, b: list) -> bool:
-    return a[0] <= b[0] and a[1] <= b[1] and a[0] + a[2] >= b[0] + b[2] and a[1] + a[3] >= b[1] + b[3] and a != b
-
-
-def _leaves(group: list[dict]) -> list[dict]:
-    """Drop containers (a star rating widget) whose box holds other members (its stars)."""
-    return [e for e in group if not any(_contains(e.get("bbox", [0, 0, 0, 0]), o.get("bbox", [0, 0, 0, 0]))
-                                        for o in group if o is not e)]
-
-
-def _of_kind(el: dict, noun: str) -> bool:
-    if noun in KIND_ROLES:
-        return el.get("role") in KIND_ROLES[noun]
-    return noun in words_of(f"{el.get('name', '')} {el.get('text', '')} {el.get('id', '')} {el.get('classes', '')}")
-
-
-def _score(el: dict, phrases: list[str], words: set[str], kinds: set[str], typing: bool) -> tuple[float, str]:
-    name, text = norm(el.get("name", "")), norm(el.get("text", ""))
-    best, why = 0.0, ""
-    for p in phrases:
-        np_ = norm(p)
-        if not np_:
-            continue
-        for label, value in (("name", name), ("text", text)):
-            if value == np_:
-                cand, w = 1.0, f"{label} equals {p!r}"
-            elif np_ in value and len(np_) >= 2:
-                cand, w = 0.8 * len(np_) / max(len(value), 1) + 0.1, f"{label} contains {p!r}"
-            elif value and value in np_ and len(value) >= 3:
-                cand, w = 0.6 * len(value) / len(np_), f"{p!r} contains the {label}"
-            else:
-                continue
-            if cand > best:
-                best, why = cand, w
-    if words:
-        ew = words_of(f"{name} {text} {el.get('id', '')} {el.get('classes', '')}") - STOP
-        overlap = len(words & ew) / len(words)
-        if 0.45 * overlap > best:
-            best, why = 0.45 * overlap, f"shares words {sorted(words & ew)}"
-    roles = set().union(*(KIND_ROLES[k] for k in kinds)) if kinds else set()
-    if roles and el.get("role") in roles:
-        best += 0.1
-    if typing and el.get("role") not in ("textbox", "combobox", "searchbox") and el.get("tag") not in ("input", "textarea"):
+def score_element(el: dict, q: Query, anchors: list[dict]) -> tuple[float, str]:
+    parts, whys = [], []
+    for p in q.phrases:
+        s, w = phrase_score(el, p)
+        parts.append(s)
+        whys.append(w)
+    if q.symbols:
+        s, w = symbol_score(el, q.symbols)
+        parts.append(s)
+        whys.append(w)
+    glyph = symbol_score(el, q.glyphs)[0] * 0.6 if q.glyphs else 0.0
+    named = max(parts) + 0.1 * (sum(parts) - max(parts)) / len(parts) if parts else 0.0
+    if q.words:
+        have = words_of(" ".join(str(el.get(k) or "") for k in (*LABEL_FIELDS, "id", "classes")))
+        own = words_of(str(el.get("name") or el.get("text") or "")) - STOP_WORDS
+        overlap = len(q.words & have) / len(q.words)
+        mentioned = q.words | (words_of(q.relation.anchor) if q.relation else set())
+        covered = len(own & mentioned) / len(own) if own else 0.0  # the description names all of its label
+        by_words = 0.35 * overlap + 0.45 * covered
+        if parts:  # a quoted name outweighs loose words, which only break ties ('Select' on flight SL 426)
+            named += 0.15 * by_words
+        else:
+            named = max(by_words, glyph)
+        if overlap:
+            whys.append(f"shares words {sorted(q.words & have)}")
+    elif not parts:
+        named = glyph
+    score = named
+    kinds = q.kinds - ({q.ordinal[1]} if q.ordinal else set())
+    if kinds:
+        if any(fits_kind(el, k) for k in kinds):
+            score += 0.25 if not parts else 0.1
+            whys.append("kind " + "/".join(sorted(kinds)))
+        elif kinds & STRONG_KINDS:
+            score *= 0.6
+    if anchors:
+        rel = max((related(q.relation.how, el, a) for a in anchors), default=0.0)
+        if any(a is not el and inside(a["bbox"], el["bbox"]) and el.get("interactive") is False for a in anchors):
+            rel = 0.0  # a plain container around the anchor is not the target
+        score = score + 0.45 * rel if rel else score * (0.3 if q.relation.quoted else 0.6)
+        whys.append(f"{q.relation.how} of {q.relation.anchor!r} ({rel:.2f})")
+    if q.regions:
+        score = score + 0.1 if q.regions & set(el.get("region") or []) else score * 0.5
+    if q.colours:
+        fits = any(hue_fits(c, el.get("bg", "")) or hue_fits(c, el.get("color", "")) for c in q.colours)
+        score = score + 0.1 if fits else score * 0.7
+    if q.index is not None and el.get("interactive", True) and el.get("ref") == q.index:
+        score += 0.05
+    if q.new and el.get("new"):
+        score += 0.2
+        whys.append("new since the previous action")
+    if not el.get("interactive", True):
+        score *= 0.85
+    if el.get("covered"):
+        score *= 0.5
+    if q.typing and not fits_kind(el, "field") and el.get("tag") not in ("input", "textarea"):
         return 0.0, "cannot take text"
-    return best, why
+    return score, "; ".join(w for w in whys if w)
 
 
 def match_description(description: str, elements: list[dict], action_type: str,
-                      hint_name: str | None = None, hint_text: str | None = None,
-                      threshold: float = 0.5) -> Plan | None:
-    """Best element for a description by quoted text, words, element kind and ordinal; None if unsure."""
-    typing = action_type == "Type"
-    q = quoted(description)
-    if typing and q:
-        q = q[1:]  # the first quote of a Type description is the text to type
-    phrases = [p for p in [hint_name, hint_text, *q] if p]
-    lowered = description.lower()
-    kinds = {k for k in KIND_ROLES if re.search(rf"\b{k}s?\b", lowered)}
-    words = words_of(re.sub(QUOTE_RE, " ", description)) - STOP - set(ORDINALS)
-    words = {w for w in words if not w.isdigit() and len(w) > 2}
-    scored = []
-    for el in elements:
-        if not el.get("enabled", True):
-            continue
-        s, why = _score(el, phrases, words, kinds, typing)
-        scored.append((s, el, why))
-    ordinal = _ordinal(description)
-    if ordinal is not None:
-        nth, noun = ordinal
-        group = _leaves([el for el in elements if el.get("enabled", True) and _of_kind(el, noun)])
-        if group and 0 < abs(nth) <= len(group):
-            el = group[nth - 1 if nth > 0 else nth]
-            return Plan("text.ordinal", {"ref": el["ref"]}, 0.9, f"{'last' if nth < 0 else nth} of {len(group)} '{noun}' elements")
-    scored.sort(key=lambda x: -x[0])
+                      hint_name: str | None = None, hint_text: str | None = None, text: str | None = None,
+                      element_index: int | None = None, threshold: float = THRESHOLD,
+                      seen: set[str] | None = None) -> Plan | None:
+    """Best element for a description; None when nothing reaches the threshold. `seen`: the names of
+    the elements listed before the previous action, for "the new card"."""
+    q = parse(description, action_type, text, element_index)
+    if q.new and seen:
+        for e in elements:
+            e["new"] = e.get("interactive", True) and (e.get("name") or e.get("text")) not in seen
+    q.phrases += [p for p in (hint_name, hint_text) if p and p not in q.phrases]
+    usable = [e for e in elements if e.get("enabled", True)]
+    implicit_anchor(q, usable)
+    anchors = anchors_of(q, usable) if q.relation else []
+    if (q.position or q.line and not q.ordinal) and not q.phrases and not q.symbols and not q.typing:
+        plan = position_plan(q, elements)  # the board a person sees includes the cells already played
+        if plan is not None:
+            return plan
+    if not (q.phrases or q.symbols or q.words or q.relation or q.ordinal or q.position or q.line):
+        plan = only_of_kind(q, usable)  # "Type 'Walk the dog'", "Click the checkbox"
+        if plan is not None:
+            return plan
+    named = bool(q.phrases or q.symbols)
+    if q.ordinal is not None and not q.typing and not named:
+        plan = ordinal_plan(q, usable, anchors)
+        if plan is not None:
+            return plan
+    scored = sorted(((*score_element(e, q, anchors), e) for e in usable), key=lambda x: -x[0])
     if not scored or scored[0][0] < threshold:
         return None
-    s, el, why = scored[0]
-    alts = [{"ref": e["ref"], "name": e.get("name", "")[:60], "score": round(sc, 3)} for sc, e, _ in scored[1:4]]
-    return Plan("text", {"ref": el["ref"]}, s, why, alts)
+    if q.ordinal is not None and named:  # "'Add to cart' on the first product": the nth of the equally named
+        tied = reading_order([e for sc, _, e in scored if sc >= scored[0][0] - 0.1])
+        nth = q.ordinal[0]
+        if len(tied) > 1 and abs(nth) <= len(tied):
+            el = tied[nth - 1 if nth > 0 else nth]
+            return Plan("text.ordinal", {"ref": el["ref"]}, scored[0][0], f"{nth} of {len(tied)} elements named alike",
+                        [describe(e, 0) for e in tied[:3] if e is not el], chosen=describe(el, scored[0][0]), margin=1.0)
+    if q.size and len(scored) > 1:  # "the big play button": among near-equals, the largest (or smallest)
+        area = lambda e: e["bbox"][2] * e["bbox"][3] * (1 if q.size == "big" else -1)  # noqa: E731
+        tied = [x for x in scored if x[0] >= scored[0][0] - 0.05]
+        best = max(tied, key=lambda x: area(x[2]))
+        scored = [(best[0] + 0.05, best[1] + f"; the {'largest' if q.size == 'big' else 'smallest'}", best[2])] + [x for x in scored if x is not best]
+    s, why, el = scored[0]
+    runner = scored[1][0] if len(scored) > 1 else 0.0
+    alts = [describe(e, sc) for sc, _, e in scored[1:4]]
+    return Plan("text", {"ref": el["ref"]}, s, why, alts, chosen=describe(el, s), margin=round(s - runner, 3))
 
 
 def plans_for(action: dict, elements: list[dict], viewport: tuple[int, int],
-              recorded_size: tuple[int, int]) -> list[Plan]:
+              recorded_size: tuple[int, int], seen: set[str] | None = None) -> list[Plan]:
     """Grounding plans in the order the offline judge tries them."""
     params = action["parameters"]
     hint = ((action.get("iwr") or {}).get("target")) or {}
     out: list[Plan] = []
     if hint.get("selector"):
         out.append(Plan("hint.selector", {"selector": hint["selector"]}, 1.0, "structured target hint"))
-    m = match_description(params.get("description", ""), elements, action["type"], hint.get("name"), hint.get("text"))
+    m = match_description(params.get("description", ""), elements, action["type"], hint.get("name"), hint.get("text"),
+                          params.get("text"), params.get("element_index"), seen=seen)
     if m is not None:
         out.append(m)
     if hint.get("bbox"):
@@ -171,15 +168,22 @@ def plans_for(action: dict, elements: list[dict], viewport: tuple[int, int],
 KEY_WORDS = [("enter", "Enter"), ("return", "Enter"), ("escape", "Escape"), ("esc", "Escape"), ("tab", "Tab"),
              ("space", " "), ("backspace", "Backspace"), ("delete", "Delete"), ("up", "ArrowUp"),
              ("down", "ArrowDown"), ("left", "ArrowLeft"), ("right", "ArrowRight"), ("home", "Home"),
-             ("end", "End"), ("page down", "PageDown"), ("page up", "PageUp")]
+             ("end", "End"), ("page down", "PageDown"), ("page up", "PageUp"), ("pagedown", "PageDown"),
+             ("pageup", "PageUp"), ("arrowup", "ArrowUp"), ("arrowdown", "ArrowDown"), ("arrowleft", "ArrowLeft"),
+             ("arrowright", "ArrowRight"), ("spacebar", " "), ("space bar", " "), ("up arrow", "ArrowUp"),
+             ("down arrow", "ArrowDown"), ("left arrow", "ArrowLeft"), ("right arrow", "ArrowRight")]
+KEY_NAMES = {k.lower(): k for _, k in KEY_WORDS if k.strip()}
 
 
 def key_for(params: dict) -> str | None:
     """The key a Press action means: its `key` parameter, else a key name found in the description."""
     if params.get("key"):
         return params["key"]
+    for q in quoted(params.get("description", "")):
+        if q.strip().lower() in KEY_NAMES or len(q) == 1:
+            return KEY_NAMES.get(q.strip().lower(), q)
     words = " " + norm(params.get("description", "")) + " "
-    for word, key in KEY_WORDS:
+    for word, key in sorted(KEY_WORDS, key=lambda wk: -len(wk[0])):
         if f" {word} " in words:
             return key
     return None
@@ -230,3 +234,4 @@ def label_probe(args: dict) -> str | None:
     if "x" in args:
         return LABEL_AT % f"document.elementFromPoint({float(args['x'])}, {float(args['y'])})"
     return None
+

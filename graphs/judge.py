@@ -43,6 +43,9 @@ class JudgeConfig(BaseModel):
                                  "browser settles (network idle, DOM quiet) after it either way")
     scroll_min_px: float = Field(5.0, description="a scroll succeeds when the position moved more than this")
     visual: bool = Field(True, description="score checkpoints; off for a coder replaying its own page")
+    hints: bool = Field(True, description="use our recorder's per-action hints (target selectors, crops, structured "
+                        "checks); off judges from the words alone, as on official data, and records how the "
+                        "words-only choices compare with the hints where a task has them")
     probes: bool = Field(True, description="after judging, replay with changed typed texts (reported apart)")
     explore_model: ModelConfig | None = Field(None, description="with probes, an LLM agent (browser-use) explores the page "
                                               "and reports what works (evals/judging/explore.py; reported apart)")
@@ -83,6 +86,9 @@ class JudgeContext:
     pending: dict = field(default_factory=dict)
 
     refs: dict = field(default_factory=dict)  # step -> the checkpoint it is compared with
+    hidden: dict = field(default_factory=dict)  # the current action's hints held back (hints off): selector, checks
+    before_view: dict | None = None  # what the page showed before the current action (for its assertion)
+    seen: set = field(default_factory=set)  # names of the elements listed so far (for "the new card")
 
     def reference_for(self, task_folder: str, step: int) -> str | None:
         """The checkpoint a screenshot is compared with: the task's pairing (tasks/checkpoints.py), or
@@ -140,13 +146,16 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     ctx = runtime.context
     tools, cfg = ctx.tools, ctx.config
     i, sid = state["step"], state["session"]
-    action = state["task"]["action_sequence"][i]
+    action, ctx.hidden = judged_form(state["task"]["action_sequence"][i], cfg.hints)
     ext = action.get("iwr") or {}
     started = time.monotonic()
     trace: dict[str, Any] = {"index": i + 1, "type": action["type"], "description": action["parameters"]["description"]}
     before = state["shots"][str(i)]
     shots = dict(state["shots"])
     try:
+        ctx.before_view = None
+        if action.get("logical_assertion") and cfg.judging.observes and not ext.get("checks"):
+            ctx.before_view = await tools.call("browser", "observe", session=sid)
         ok, detail = await do_action(ctx, sid, action, state, trace)
         if ok:
             shot = await tools.call("browser", "screenshot", session=sid, name=f"step_{i + 1}",
@@ -165,6 +174,15 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     trace.update(status="passed" if ok else "failed", error=None if ok else detail,
                  seconds=round(time.monotonic() - started, 3))
     return {"step": i + 1, "stopped": not ok, "shots": shots, "actions": [trace]}
+
+
+def judged_form(action: dict, hints: bool) -> tuple[dict, dict]:
+    """The action as the judge may see it, and the hints held back (with hints off: the words alone)."""
+    ext = action.get("iwr") or {}
+    if hints or not ext:
+        return action, {}
+    return ({k: v for k, v in action.items() if k != "iwr"},
+            {"selector": (ext.get("target") or {}).get("selector"), "checks": ext.get("checks") or []})
 
 
 async def do_action(ctx: JudgeContext, sid: str, action: dict, state: JudgeState, trace: dict) -> tuple[bool, str]:
@@ -268,6 +286,8 @@ async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, con
             "actions": state["actions"] + skipped, "checkpoints": state["checkpoints"],
             "backends": state["backends"], "lvs_metrics": config.lvs_metrics, "hvs_metric": config.hvs_metric,
             "flags": state.get("flags", []), "paper_compat": config.paper_compat,
-            "chance_corrected": config.chance_corrected,
+            "chance_corrected": config.chance_corrected, "hints": config.hints,
+            "unverifiable_assertions": sum(1 for a in state["actions"]
+                                           if (a.get("assertion") or {}).get("method") == "unverifiable"),
             "checkpoints_by": "name-sorted list (paper-compat)" if config.paper_compat else plan.convention,
             "judge_model": config.model.model if llm else None, "llm_usage": llm.usage if llm else None}

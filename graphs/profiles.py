@@ -14,10 +14,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from graphs.act_llm import llm_ground_and_do
-from graphs.act_offline import not_found, offline_ground_and_do
-from graphs.assertions import judge_assertion, offline_checks
+from graphs.act_offline import UNSURE, not_found, offline_ground_and_do
+from graphs.assertions import judge_assertion, offline_checks, structured_verdict
 from graphs.grounding import key_for
 from graphs.judge_llm import JudgeModelError
+from graphs.sentences import compile_sentence
 from tasks.registry import Registry
 
 LLM_METRIC = "mllm"  # the HVS of a profile whose judge model rates each checkpoint on the rubric
@@ -41,6 +42,7 @@ class Profile:
     lvs_metrics: tuple[str, ...] = ("ocr", "feature")
     hvs_metric: str = "structural"
     chance_corrected: bool = True  # similarities rescaled so a blank page scores 0 (the paper keeps raw values)
+    observes: bool = True  # reads the page before each asserted action (sentence assertions need the before state)
 
 
 PROFILES: Registry[Profile] = Registry("judge profile")
@@ -58,10 +60,14 @@ def profile_named(name: str) -> Profile:
 
 # --- grounding and acting ---------------------------------------------------------------------
 
-async def ground_offline(ctx, sid: str, action: dict, state: dict, trace: dict) -> tuple[bool, str]:
+UNSURE_MARGIN = 0.15  # hybrid: a description match this close to the runner-up goes to the model
+
+
+async def ground_offline(ctx, sid: str, action: dict, state: dict, trace: dict,
+                         unsure_below: float | None = None) -> tuple[bool, str]:
     before = state["shots"][str(state["step"])]
     return await offline_ground_and_do(ctx.tools, sid, action, state["task"], state["task_folder"], before, trace,
-                                       ctx.config.paper_compat)
+                                       ctx.config.paper_compat, unsure_below, ctx.hidden.get("selector"), ctx.seen)
 
 
 async def ground_llm(ctx, sid: str, action: dict, state: dict, trace: dict) -> tuple[bool, str]:
@@ -69,8 +75,8 @@ async def ground_llm(ctx, sid: str, action: dict, state: dict, trace: dict) -> t
 
 
 async def ground_offline_then_llm(ctx, sid: str, action: dict, state: dict, trace: dict) -> tuple[bool, str]:
-    ok, why = await ground_offline(ctx, sid, action, state, trace)
-    if not ok and (not_found(why) or why.startswith("no text to type")):
+    ok, why = await ground_offline(ctx, sid, action, state, trace, UNSURE_MARGIN)
+    if not ok and (not_found(why) or why.startswith(("no text to type", UNSURE))):
         offline = trace.pop("grounding")
         ok, why = await ground_llm(ctx, sid, action, state, trace)
         trace["grounding"]["offline"] = offline
@@ -96,14 +102,21 @@ async def key_offline_then_llm(ctx, params: dict) -> tuple[str | None, str]:
 # --- assertions -------------------------------------------------------------------------------
 
 def checkable(action: dict) -> bool:
-    """Whether the action's assertion has a form the DOM can check (structured checks or quoted text)."""
-    return bool((action.get("iwr") or {}).get("checks")) or bool(offline_checks(action))
+    """Whether the action's assertion has a form the page can decide (structured checks, or a sentence
+    with at least one decidable claim)."""
+    if offline_checks(action):
+        return True
+    claims = compile_sentence(action.get("logical_assertion") or "")
+    return bool(action.get("logical_assertion")) and [c.kind for c in claims] != ["changed"]
 
 
 async def assert_offline(ctx, sid: str, action: dict, before: str, after: str) -> dict | None:
-    if action.get("logical_assertion") or checkable(action):
-        return await judge_assertion(ctx.tools, sid, action, before, after)
-    return None
+    if not (action.get("logical_assertion") or offline_checks(action)):
+        return None
+    verdict = await judge_assertion(ctx.tools, sid, action, ctx.before_view)
+    if ctx.hidden.get("checks"):  # hints off: how the sentence's verdict compares with the structured one
+        verdict["structured_passed"] = (await structured_verdict(ctx.tools, sid, ctx.hidden["checks"]))["passed"]
+    return verdict
 
 
 async def assert_llm(ctx, sid: str, action: dict, before: str, after: str) -> dict | None:
@@ -131,6 +144,6 @@ async def assert_checkable_then_llm(ctx, sid: str, action: dict, before: str, af
 
 register_profile(Profile("offline", ground_offline, key_offline, assert_offline))
 register_profile(Profile("paper", ground_llm, key_llm, assert_llm, needs_model=True,
-                         lvs_metrics=("ocr", "dino"), hvs_metric=LLM_METRIC, chance_corrected=False))
+                         lvs_metrics=("ocr", "dino"), hvs_metric=LLM_METRIC, chance_corrected=False, observes=False))
 register_profile(Profile("hybrid", ground_offline_then_llm, key_offline_then_llm, assert_checkable_then_llm,
                          needs_model=True))

@@ -108,6 +108,9 @@ class ActionExtension(Ours):
 
     target: TargetHint | None = None
     checks: list[Check] = Field(default_factory=list)
+    select: str | None = Field(None, description="label of the option this Click chooses in a native <select> "
+                               "(the official types have no select; the description names the option too)")
+    clear: bool = Field(False, description="this Type empties the field before typing")
     wait_ms: int = Field(0, ge=0, le=30_000, description="time the video shows passing after the action (timers, "
                          "animations); 0 when the page reacts at once, the judge settling by itself")
 

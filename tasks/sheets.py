@@ -28,13 +28,19 @@ def _thumb(path: Path) -> Image.Image:
         return im
 
 
+def sheet_name(n: int) -> str:
+    """File name of the n-th sheet (0-based), as the official data names them: `stitched_image.png`,
+    then `stitched_image_1.png`, `stitched_image_2.png`, ... (readers take any `stitched_image*` file)."""
+    return "stitched_image.png" if n == 0 else f"stitched_image_{n}.png"
+
+
 def stitch(assets: list[Path], out_dir: Path) -> list[Path]:
-    """Write `stitched_image_<n>.png` sheets for the assets (sorted by name); returns their paths."""
+    """Write the asset sheets (see `sheet_name`) for the assets, sorted by name; returns their paths."""
     out_dir.mkdir(parents=True, exist_ok=True)
     assets = sorted(assets, key=lambda p: (len(p.stem), p.name))
     font, paths = _font(), []
     groups = [assets[i:i + PER_SHEET] for i in range(0, len(assets), PER_SHEET)] or [[]]
-    for n, group in enumerate(groups, 1):
+    for n, group in enumerate(groups):
         rows = max(1, -(-len(group) // COLS))
         sheet = Image.new("RGB", (COLS * CELL, rows * (CELL + LABEL)), (255, 255, 255))
         d = ImageDraw.Draw(sheet)
@@ -46,7 +52,7 @@ def stitch(assets: list[Path], out_dir: Path) -> list[Path]:
             sheet.paste(t, (x + (CELL - t.width) // 2, y + (CELL - t.height) // 2))
             d.rectangle([x + 2, y + 2, x + CELL - 3, y + CELL - 3], outline=(200, 200, 200))
             d.text((x + 8, y + CELL + 4), p.name, fill=(0, 0, 0), font=font)
-        path = out_dir / f"stitched_image_{n}.png"
+        path = out_dir / sheet_name(n)
         sheet.save(path)
         paths.append(path)
     return paths

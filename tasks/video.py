@@ -59,17 +59,48 @@ def draw_pointer(img: Image.Image, x: float, y: float, click: bool = False) -> I
     return out
 
 
+def _font(name: str, size: int):
+    try:
+        return ImageFont.truetype(name, size)
+    except OSError:  # the system font is missing: Pillow's own, smaller but readable
+        return ImageFont.load_default()
+
+
 def draw_key(img: Image.Image, label: str) -> Image.Image:
     """A copy of the frame with a key-press badge in the bottom-left corner."""
     out = img.copy()
     d = ImageDraw.Draw(out)
-    try:
-        font = ImageFont.truetype("DejaVuSans-Bold.ttf", 22)
-    except OSError:
-        font = ImageFont.load_default()
+    font = _font("DejaVuSans-Bold.ttf", 22)
     text = f"key: {label}"
     x0, y0 = 16, out.height - 56
     box = d.textbbox((x0 + 12, y0 + 8), text, font=font)
     d.rounded_rectangle([x0, y0, box[2] + 12, box[3] + 10], radius=8, fill=(30, 30, 30))
     d.text((x0 + 12, y0 + 8), text, fill=(255, 255, 255), font=font)
     return out
+
+
+def draw_options(img: Image.Image, bbox: tuple[float, float, float, float], labels: list[str], chosen: int) -> Image.Image:
+    """A copy of the frame with an open drop-down list under `bbox` and the option `chosen` highlighted
+    (a native <select> popup is drawn by the system, never by the page, so screenshots lack it)."""
+    out = img.copy()
+    d = ImageDraw.Draw(out)
+    font = _font("DejaVuSans.ttf", 14)
+    x, y, w, h = bbox
+    row = 22
+    width = max([w, *(d.textlength(t, font=font) + 24 for t in labels)])
+    top = y + h if y + h + row * len(labels) <= out.height else max(0, y - row * len(labels))
+    d.rectangle([x, top, x + width, top + row * len(labels)], fill=(255, 255, 255), outline=(120, 120, 120))
+    for k, label in enumerate(labels):
+        ry = top + k * row
+        if k == chosen:
+            d.rectangle([x + 1, ry + 1, x + width - 1, ry + row - 1], fill=(30, 110, 230))
+        d.text((x + 8, ry + 3), label, fill=(255, 255, 255) if k == chosen else (20, 20, 20), font=font)
+    return out
+
+
+def option_centre(img_height: int, bbox: tuple[float, float, float, float], count: int, chosen: int) -> tuple[float, float]:
+    """Where the pointer rests on option `chosen` of the list drawn by `draw_options`."""
+    x, y, w, h = bbox
+    row = 22
+    top = y + h if y + h + row * count <= img_height else max(0, y - row * count)
+    return x + min(w, 120) / 2, top + chosen * row + row / 2

@@ -85,3 +85,54 @@ def tiny_dino(tmp_path_factory: pytest.TempPathFactory) -> Path:
         image_mean=[0.485, 0.456, 0.406], image_std=[0.229, 0.224, 0.225],
     ).save_pretrained(folder)
     return folder
+
+
+# --- tasks/real: the app files are not in the repository (see tasks/real/README.md) -------------
+
+REAL = ROOT / "tasks" / "real"
+_REAL_DESELECTED = pytest.StashKey[int]()
+
+
+def _real_apps_at_hand() -> bool:
+    """The fetch mirror is here, or every app of tasks/real is already materialised."""
+    from evals.quality.real_corpus import MIRROR
+
+    return MIRROR.is_dir() or all((app / "site").is_dir() for app in (REAL / "apps").iterdir() if app.is_dir())
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect `real_apps` tests on a machine that cannot materialise tasks/real (a fresh clone without the
+    mirror), unless they were asked for with -m; the terminal summary says so."""
+    marked = [i for i in items if i.get_closest_marker("real_apps")]
+    if not marked or "real_apps" in (config.option.markexpr or "") or _real_apps_at_hand():
+        return
+    config.hook.pytest_deselected(items=marked)
+    items[:] = [i for i in items if not i.get_closest_marker("real_apps")]
+    config.stash[_REAL_DESELECTED] = len(marked)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    n = config.stash.get(_REAL_DESELECTED, 0)
+    if n:
+        from evals.quality.real_corpus import MIRROR
+
+        terminalreporter.write_line(
+            f"{n} real_apps test(s) deselected: tasks/real's app files are not materialised and there is no fetch "
+            f"mirror at {MIRROR}; run `iwr tasks materialise-real` where the mirror is (or `-m real_apps`)",
+            yellow=True)
+
+
+@pytest.fixture(scope="session")
+def real_corpus() -> Path:
+    """tasks/real with its app files materialised: from the fetch mirror when it is here (into the gitignored
+    site/, LICENSE and assets/; files already right are left alone), else as already materialised."""
+    from evals.quality.real_corpus import MIRROR, CorpusError, materialise, real_tasks
+
+    try:
+        if MIRROR.is_dir():
+            materialise(REAL, MIRROR)
+        real_tasks(REAL)
+    except CorpusError as e:
+        pytest.fail(f"tasks/real's app files are not at hand: {e}\n(run `iwr tasks materialise-real` with the "
+                    f"fetch mirror at {MIRROR})", pytrace=False)
+    return REAL

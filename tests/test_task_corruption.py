@@ -79,7 +79,7 @@ CASES = {
     "task folder missing": (lambda s: shutil.rmtree(task_dir(s)), "id"),
     "video missing": (lambda s: (task_dir(s) / "video.mp4").unlink(), "video"),
     "no asset sheets": (lambda s: shutil.rmtree(task_dir(s) / "stitched_assets"), "stitched_assets"),
-    "asset sheet not an image": (lambda s: (task_dir(s) / "stitched_assets" / "stitched_image_1.png").write_text("no"), "stitched_assets"),
+    "asset sheet not an image": (lambda s: min((task_dir(s) / "stitched_assets").glob("stitched_image*")).write_text("no"), "stitched_assets"),
     "initial checkpoint missing": (lambda s: (task_dir(s) / "checkpoints" / "step_0.png").unlink(), "checkpoints"),
     "flagged checkpoint missing": (lambda s: (task_dir(s) / "checkpoints" / f"step_{first_flagged(s)}.png").unlink(),
                                    "action_sequence.{k}.visual_evaluation_flag"),

@@ -109,3 +109,24 @@ def test_official_record_without_extensions_is_accepted(tmp_path):
     t = suite.tasks[0]
     assert t.id == "3" and t.size == (1920, 1080) and t.record.iwr is None
     assert t.record.action_sequence[0].parameters.element_index == 4
+
+
+def test_sheets_are_read_under_the_official_names_and_ours(suite_copy, tmp_path):
+    """The recorder writes `stitched_image.png`, `stitched_image_1.png`, ... as the released data names
+    them; older suites hold `stitched_image_1.png`, ... only; both are read, sorted by name."""
+    from tasks.sheets import sheet_name, stitch
+
+    assets = []
+    for n in range(20):  # two sheets' worth
+        p = tmp_path / f"{n + 1}.png"
+        __import__("PIL.Image").Image.new("RGB", (30, 20), (n * 10, 0, 0)).save(p)
+        assets.append(p)
+    task = load_suite(suite_copy).tasks[0]
+    sheets = task.folder / "stitched_assets"
+    shutil.rmtree(sheets)
+    written = stitch(assets, sheets)
+    assert [p.name for p in written] == [sheet_name(0), sheet_name(1)] == ["stitched_image.png", "stitched_image_1.png"]
+    assert [p.name for p in task.asset_sheets()] == ["stitched_image.png", "stitched_image_1.png"]
+    (sheets / "stitched_image.png").rename(sheets / "stitched_image_2.png")  # the older naming, from 1
+    assert [p.name for p in task.asset_sheets()] == ["stitched_image_1.png", "stitched_image_2.png"]
+    assert validate_suite(suite_copy) == []

@@ -66,19 +66,33 @@ def calibrate(
     work: Optional[Path] = typer.Option(None, help="folder for mutants and screenshots (default: a temp folder)"),
     no_cache: bool = typer.Option(False, "--no-cache", help="judge everything afresh (default: reuse judgements and "
                                   "metric values from runs/cache/judge)"),
+    hints: str = typer.Option("on", help="on: the judge may use our recorder's per-action hints; off: it reads "
+                              "only the words (as on official data) and the hints measure it"),
+    real: Optional[Path] = typer.Option(None, help="corpus of real apps to judge, originals and broken variants "
+                                        "(default with --hints off: tasks/real)"),
+    equivalents: Optional[bool] = typer.Option(None, "--equivalents/--no-equivalents", help="also judge a rebuilt, "
+                                               "restyled copy of each reference (default: with --hints off)"),
     as_json: bool = typer.Option(False, "--json", help="print the calibration as JSON"),
 ):
     """Judge every reference site and injected defects of it; report detection per defect kind.
 
-    Example:
+    Examples:
       iwr calibrate --json
+      iwr calibrate --hints off --json     (adds grounding/assertion agreement, false negatives, tasks/real)
     """
     from evals.quality.calibrate import calibrate as run_calibration
+    from evals.quality.real_corpus import REAL_SUITE
 
+    if hints not in ("on", "off"):
+        typer.echo(f"error: --hints is on or off, not {hints!r}", err=True)
+        raise typer.Exit(2)
+    off = hints == "off"
     logs.configure()
     suite = suite_or_exit(tasks)
     cache = None if no_cache else judge_cache()
-    res = asyncio.run(run_calibration(suite, work, max_tasks, cache_dir=cache))
+    real = real or (REAL_SUITE if off and (REAL_SUITE / "originals.json").is_file() else None)
+    res = asyncio.run(run_calibration(suite, work, max_tasks, cache_dir=cache, hints=not off, real=real,
+                                      equivalents=off if equivalents is None else equivalents))
     if as_json:
         typer.echo(json.dumps({k: v for k, v in res.items() if k != "rows"}))
         return

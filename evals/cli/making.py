@@ -15,8 +15,14 @@ from tasks.defaults import BUNDLED_SUITE
 def record(
     sites: list[str] = typer.Argument(..., help="site folders (served on loopback) or one loopback URL"),
     script: Optional[Path] = typer.Option(None, help="action script (YAML); default: every SITE/tasks/*.yaml"),
-    out_dir: Path = typer.Option(..., "--out", help="suite folder to write the tasks into (never a default: "
-                                 "re-recording the bundled suite must be asked for)"),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="suite folder to write the tasks into (never a "
+                                           "default: re-recording the bundled suite must be asked for)"),
+    official: bool = typer.Option(False, "--official", help="write the official layout only: no `iwr` keys, no "
+                                  "iwr/ folder; assertions may come without checks (given checks are still verified)"),
+    dry_run: bool = typer.Option(False, "--dry-run", help="replay and check only, write nothing; list every check "
+                                 "that does not hold and exit 1 if any"),
+    overlay: Optional[Path] = typer.Option(None, help="with --dry-run: a folder of files replacing the site's files "
+                                           "of the same relative path (a broken variant)"),
 ):
     """Record tasks from sites and action scripts: video, assets, sheets, checkpoints, hints.
 
@@ -24,10 +30,20 @@ def record(
       iwr record tasks/sites/reviews --script tasks/sites/reviews/tasks/review.yaml --out tasks/suite
       iwr record tasks/sites/* --out tasks/suite
       iwr record http://127.0.0.1:8000/ --script my_task.yaml --out my_suite
+      iwr record tasks/real/apps/2048/site --script tasks/real/apps/2048/scripts/201.yaml --out tasks/real --official
+      iwr record tasks/real/apps/2048/site --script tasks/real/apps/2048/scripts/201.yaml --dry-run
+      iwr tasks materialise-real --variants /tmp/real-variants   (then, a broken variant:)
+      iwr record /tmp/real-variants/2048-merge-score-half --script tasks/real/apps/2048/scripts/201.yaml --dry-run
     """
-    from evals.recording.recorder import RecordError, record_task
+    from evals.recording.recorder import RecordError, record_task, verify_script
 
     logs.configure()
+    if overlay is not None and not dry_run:
+        typer.echo("error: --overlay is for --dry-run only (a broken variant is checked, never recorded)", err=True)
+        raise typer.Exit(2)
+    if out_dir is None and not dry_run:
+        typer.echo("error: give --out (the suite folder to write into) or --dry-run", err=True)
+        raise typer.Exit(2)
     jobs = [(site, script) for site in sites] if script else [
         (site, s) for site in sites for s in sorted((Path(site) / "tasks").glob("*.yaml"))]
     if not jobs:
@@ -36,7 +52,14 @@ def record(
     failed = 0
     for site, s in jobs:
         try:
-            tid = asyncio.run(record_task(s, out_dir, site))
+            if dry_run:
+                failures = asyncio.run(verify_script(s, site, overlay))
+                for f in failures:
+                    typer.echo(f"{s}: {f}")
+                failed += bool(failures)
+                typer.echo(f"{s}: {'every check holds' if not failures else f'{len(failures)} failure(s)'}")
+                continue
+            tid = asyncio.run(record_task(s, out_dir, site, official=official))
             typer.echo(f"recorded task {tid} from {s}")
         except RecordError as e:
             failed += 1

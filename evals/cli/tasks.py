@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Optional
 
 import typer
 from rich.console import Console
@@ -114,3 +115,32 @@ def show(task_id: str = typer.Argument(..., help="task id"),
         shot = plan.files[i].name if i in plan.files else ""
         table.add_row(str(i), a.type, a.parameters.description, shot, a.logical_assertion or "")
     console.print(table)
+
+
+@tasks_app.command("materialise-real")
+def materialise_real(
+    root: Optional[Path] = typer.Option(None, "--tasks", help="the corpus of real apps (default: tasks/real)"),
+    mirror: Optional[Path] = typer.Option(None, help="where `fetch` unpacked the snapshots (default: /work/.mirror)"),
+    variants: Optional[Path] = typer.Option(None, help="also write every broken variant's site into this folder"),
+    as_json: bool = typer.Option(False, "--json", help="print what was made as a JSON list"),
+):
+    """Bring the real apps' files (site/, LICENSE) and the tasks' assets/ out of the fetch mirror, at the
+    commits pinned in apps/<app>/source.json; files already right are left alone. Exit 2 if it cannot.
+
+    Examples:
+      iwr tasks materialise-real
+      iwr tasks materialise-real --variants /tmp/real-variants
+      iwr record /tmp/real-variants/2048-merge-score-half --script tasks/real/apps/2048/scripts/201.yaml --dry-run
+    """
+    from evals.quality.real_corpus import MIRROR, REAL_SUITE, CorpusError, materialise, real_tasks, variant_site
+
+    root = root or REAL_SUITE
+    try:
+        lines = materialise(root, mirror or MIRROR)
+        if variants is not None:
+            made = {variant_site(t, v, variants) for t in real_tasks(root) for v in t.broken}
+            lines += [f"variant: {p}" for p in sorted(made)]
+    except CorpusError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
+    typer.echo(json.dumps(lines) if as_json else "\n".join(lines))

@@ -9,6 +9,7 @@ import structlog
 
 from agents.toolbox import Toolbox
 from evals.judging.cache import with_cache
+from evals.quality.calibrate_more import agreement, judge_equivalents, judge_real
 from evals.quality.mutants import FUNCTIONAL, KINDS, VISUAL, make_mutants
 from evals.records.results import TaskResult
 from evals.judging.artifact import judge_artifact, judge_servers
@@ -37,19 +38,28 @@ def detected(kind: str, ref: TaskResult, m: TaskResult) -> bool:
 
 
 async def calibrate(suite: Suite, work: Path | None = None, max_tasks: int | None = None,
-                    kinds: tuple[str, ...] = KINDS, concurrency: int = 2, cache_dir: Path | None = None) -> dict:
+                    kinds: tuple[str, ...] = KINDS, concurrency: int = 2, cache_dir: Path | None = None,
+                    hints: bool = True, real: Path | None = None, equivalents: bool = False) -> dict:
     """Judge references and mutants of up to `max_tasks` tasks with a reference site (with the judge
-    cache in `cache_dir` when given: a mutant's screenshots that match the reference's are scored once)."""
+    cache in `cache_dir` when given: a mutant's screenshots that match the reference's are scored once).
+
+    With `hints` off the judge reads only the words, and the hints it holds back measure it: how often
+    its element is the hinted one, and its sentence verdict the structured one. `equivalents` also
+    judges a rebuilt, restyled copy of each reference site (false negatives); `real` also judges the
+    corpus of public apps there, originals and broken variants."""
     work = Path(work or tempfile.mkdtemp(prefix="iwr-calibrate-"))
+    work.mkdir(parents=True, exist_ok=True)
     tasks = [t for t in suite.tasks if t.reference_site() is not None][:max_tasks]
-    config = JudgeConfig(probes=False)  # calibration measures the judge itself
-    rows, per_task = [], []
+    config = JudgeConfig(probes=False, hints=hints)  # calibration measures the judge itself
+    rows, per_task, judgements = [], [], []
     gate = asyncio.Semaphore(max(1, concurrency))
 
     async def judged(t, entry: Path, agent: str) -> TaskResult:
         async with gate:
             base = {"task_id": t.id, "agent": agent, "profile": config.profile}
-            return await judge_artifact(t, entry, tools, config, base)
+            result = await judge_artifact(t, entry, tools, config, base)
+        judgements.append((agent, result))
+        return result
 
     async def one_task(t) -> None:
         mutants = make_mutants(t, work / t.id, kinds)
@@ -67,10 +77,16 @@ async def calibrate(suite: Suite, work: Path | None = None, max_tasks: int | Non
         log.info("calibrate.task", task=t.id, reference=round(ref.final, 4),
                  detected=sum(r["detected"] for r in rows if r["task_id"] == t.id), mutants=len(mutants))
 
+    extra: dict = {}
     with open(work / "servers.log", "a") as errlog:
-        async with Toolbox(judge_servers(work, suite.root, extra_roots=[work]), errlog=errlog) as raw_tools:
+        roots = [work] + ([real] if real else [])
+        async with Toolbox(judge_servers(work, suite.root, extra_roots=roots), errlog=errlog) as raw_tools:
             tools = with_cache(raw_tools, cache_dir)
             await asyncio.gather(*(one_task(t) for t in tasks))
+            if equivalents:
+                extra.update(await judge_equivalents(tasks, work / "equivalents", judged))
+            if real:
+                extra.update(await judge_real(real, work / "real", judged))
     order = {t.id: i for i, t in enumerate(tasks)}
     rows.sort(key=lambda r: (order[r["task_id"]], KINDS.index(r["kind"])))
     per_task.sort(key=lambda p: order[p["task_id"]])
@@ -80,7 +96,10 @@ async def calibrate(suite: Suite, work: Path | None = None, max_tasks: int | Non
         by_kind[k] = {"mutants": len(ks), "detected": sum(r["detected"] for r in ks)}
     n = len(rows)
     found = sum(r["detected"] for r in rows)
-    return {"oracle_final_min": min((p["reference_final"] for p in per_task), default=0.0),
+    refs = [p["reference_ifs"] for p in per_task]
+    return {"hints": hints, "oracle_final_min": min((p["reference_final"] for p in per_task), default=0.0),
+            "oracle_ifs_mean": round(sum(refs) / len(refs), 4) if refs else 0.0, "oracle_ifs_min": min(refs, default=0.0),
+            **agreement(judgements), **extra,
             "mutants": n, "detected": found, "detection_rate": round(found / n, 4) if n else 0.0,
             "by_kind": by_kind, "ranking_ok": sum(p["ranking_ok"] for p in per_task),
             "blank_vfs_max": max((r["vfs"] for r in rows if r["kind"] == "blank"), default=None), "tasks": per_task,

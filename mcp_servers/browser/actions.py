@@ -9,6 +9,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from mcp_servers.browser.hub import BrowserFault, Session, SessionError
+from mcp_servers.browser.page_observe import OBSERVE
 from mcp_servers.browser.page_scripts import CLICK_POINT, LIST_ELEMENTS, PAGE_STATE, RUN_CHECKS
 from mcp_servers.browser.capture import settled_png
 from mcp_servers.browser.settle import settle_page
@@ -58,9 +59,10 @@ async def screenshot(s: Session, name: str | None = None, full_page: bool = Fals
     return path
 
 
-async def list_elements(s: Session, limit: int = 400) -> list[dict]:
-    """Visible interactive elements in DOM order, each with a `ref` usable by click/type/hover."""
-    handle = await _bounded(s.page.evaluate_handle(LIST_ELEMENTS, limit), 15, "listing elements")
+async def list_elements(s: Session, limit: int = 400, texts: bool = False) -> list[dict]:
+    """Visible interactive elements in DOM order, each with a `ref` usable by click/type/hover; with
+    `texts`, painted text leaves and images outside them follow (`interactive` false)."""
+    handle = await _bounded(s.page.evaluate_handle(LIST_ELEMENTS, [limit, texts]), 15, "listing elements")
     s.elements = handle
     infos = await _bounded(handle.evaluate("pair => pair[1]"), 15, "listing elements")
     return infos
@@ -144,6 +146,24 @@ async def type_text(s: Session, text: str, ref: int | None = None, selector: str
     return {"typed": len(text)}
 
 
+async def select_option(s: Session, label: str, ref: int | None = None, selector: str | None = None,
+                        timeout_s: float = 30) -> dict:
+    """Choose the option shown as `label` in a native dropdown (a <select>), as a person picks from its list."""
+    el = await _locate(s, ref, selector, None)
+    if el is None:
+        raise SessionError("select needs a ref or a selector")
+    labels = await _bounded(el.evaluate("e => e.tagName === 'SELECT' ? Array.from(e.options).map(o => o.label) : null"),
+                            10, "select")
+    if labels is None:
+        raise ActionFailed("select: the element is not a dropdown (<select>)")
+    match = next((x for x in labels if x.strip().lower() == label.strip().lower()), None)
+    if match is None:
+        raise ActionFailed(f"select: no option {label!r} (options: {labels[:12]})")
+    await _click_point(el, "select")
+    await _bounded(el.select_option(label=match, timeout=timeout_s * 1000), timeout_s + 2, "select")
+    return {"selected": match}
+
+
 async def press(s: Session, key: str, timeout_s: float = 30) -> dict:
     """Press one key (Playwright key names: Enter, Escape, ArrowUp, Control+A, ...)."""
     await _bounded(s.page.keyboard.press(key), timeout_s, f"press {key}")
@@ -179,6 +199,11 @@ async def page_state(s: Session, max_text: int = 20_000) -> dict:
     st["text_truncated"] = len(st["text"]) > max_text
     st["text"] = st["text"][:max_text]
     return st
+
+
+async def observe(s: Session) -> dict:
+    """What a person sees now: painted, uncovered texts, field values, selected states, dialogs, media."""
+    return await _bounded(s.page.evaluate(OBSERVE), 15, "observing")
 
 
 async def run_checks(s: Session, checks: list[dict]) -> list[dict]:

@@ -12,6 +12,8 @@ import asyncio
 import base64
 import time
 
+from playwright.async_api import Error as PlaywrightError
+
 from mcp_servers.browser.settle import MAX_S, QUIET_S, probe, quiet, settle_page
 
 PREPARE = "() => window.__iwr ? window.__iwr.prepare() : false"
@@ -19,10 +21,17 @@ RESTORE = "() => window.__iwr ? window.__iwr.restore() : false"
 
 
 async def _capture(session) -> bytes:
-    if session.cdp is None:
-        session.cdp = await session.context.new_cdp_session(session.page)
-    shot = await session.cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
-    return base64.b64decode(shot["data"])
+    for attempt in range(2):
+        if session.cdp is None:
+            session.cdp = await session.context.new_cdp_session(session.page)
+        try:
+            shot = await session.cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+            return base64.b64decode(shot["data"])
+        except PlaywrightError:  # a page that reloaded itself can leave the session detached: attach anew,
+            session.cdp = None  # and if that fails too, shoot as Playwright does
+            if attempt:
+                return await session.page.screenshot(animations="disabled", caret="hide")
+    raise AssertionError("unreachable")
 
 
 async def settled_png(session, wait_ms: int = 0, max_s: float = MAX_S) -> bytes:

@@ -3,6 +3,8 @@
 Each function is evaluated in the page with explicit arguments; none of them changes the DOM.
 """
 
+from mcp_servers.browser.page_observe import SEEING_FNS, TEXT_ANCHORS
+
 # Replaces Math.random with a seeded generator so a page behaves the same in every replay.
 SEED_RANDOM = """
 (() => {
@@ -61,7 +63,7 @@ DESCRIBE_ELEMENT = """(el) => {""" + DESCRIBE_FNS + """
 
 # Returns [elements, infos]: the visible interactive elements in DOM order and a description of each.
 LIST_ELEMENTS = """
-(limit) => {""" + DESCRIBE_FNS + """
+([limit, withTexts]) => {""" + DESCRIBE_FNS + SEEING_FNS + """
   const SEL = 'a[href],button,input,select,textarea,summary,label,[role],[onclick],[tabindex],' +
               '[contenteditable=""],[contenteditable="true"],.btn';
   const seen = new Set(); const els = [];
@@ -69,7 +71,9 @@ LIST_ELEMENTS = """
     const r = el.getBoundingClientRect();
     if (r.width < 1 || r.height < 1) return false;
     const cs = getComputedStyle(el);
-    return cs.visibility !== 'hidden' && cs.display !== 'none' && parseFloat(cs.opacity || '1') > 0.01;
+    // A checkbox made invisible over a drawn one (opacity 0) still takes the click a person makes.
+    const drawnOver = el.tagName === 'INPUT' && /^(checkbox|radio)$/i.test(el.type);
+    return cs.visibility !== 'hidden' && cs.display !== 'none' && (drawnOver || parseFloat(cs.opacity || '1') > 0.01);
   };
   for (const el of document.querySelectorAll(SEL)) { if (!seen.has(el)) { seen.add(el); els.push(el); } }
   for (const el of document.querySelectorAll('body *')) {
@@ -97,8 +101,21 @@ LIST_ELEMENTS = """
     return {ref: i, tag: el.tagName.toLowerCase(), role: roleOf(el), name: nameOf(el),
             text: clean(el.innerText || el.value || ''), classes: clean(el.className && el.className.baseVal !== undefined ? el.className.baseVal : el.className),
             id: el.id || '', css: cssPath(el), bbox: [r.x, r.y, r.width, r.height],
-            enabled: !el.disabled};
+            enabled: !el.disabled, interactive: true, value: el.value !== undefined ? flat(String(el.value)) : '',
+            placeholder: el.getAttribute('placeholder') || '', alt: el.getAttribute('alt') || '',
+            title: el.getAttribute('title') || '', label: el.labels ? flat(Array.from(el.labels).map((l) => l.innerText).join(' ')) : '',
+            color: getComputedStyle(el).color, bg: backgroundOf(el), region: regionOf(el), covered: !uncovered(el),
+            checked: el.checked === undefined ? null : el.checked, focused: document.activeElement === el,
+            ink: el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA' ? null : inkBox(el),
+            popup: !!(el.getAttribute('aria-haspopup') && el.getAttribute('aria-haspopup') !== 'false') || el.hasAttribute('aria-expanded')};
   });
+  if (withTexts) {
+    for (const {el, info} of (""" + TEXT_ANCHORS + """)(limit)) {
+      if (keep.some((k) => k === el || k.contains(el))) continue;
+      info.ref = keep.length; info.css = cssPath(el); info.id = el.id || ''; info.classes = '';
+      keep.push(el); infos.push(info);
+    }
+  }
   return [keep, infos];
 }
 """

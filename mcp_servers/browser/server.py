@@ -95,9 +95,16 @@ def build_server(shots_dir: Path | None = None) -> MCPServer:
 
     @mcp.tool(annotations=READ_ONLY)
     @errors
-    async def elements(session: str, ctx: Context, limit: int = 200) -> list[dict]:
-        """List visible interactive elements (ref, role, name, text, bbox) in DOM order."""
-        return await actions.list_elements(hub_of(ctx).get(session), limit)
+    async def elements(session: str, ctx: Context, limit: int = 200, texts: bool = False) -> list[dict]:
+        """List visible interactive elements (ref, role, name, text, bbox) in DOM order; with texts, then
+        painted text leaves and images (interactive false)."""
+        return await actions.list_elements(hub_of(ctx).get(session), limit, texts)
+
+    @mcp.tool(annotations=READ_ONLY)
+    @errors
+    async def observe(session: str, ctx: Context) -> dict[str, Any]:
+        """What a person sees: painted, uncovered texts; field values, checked and chosen options; dialogs."""
+        return await actions.observe(hub_of(ctx).get(session))
 
     @mcp.tool(annotations=ACTS)
     @errors
@@ -122,6 +129,13 @@ def build_server(shots_dir: Path | None = None) -> MCPServer:
         """Focus an element (ref, selector, ARIA role + name in label, or visible label) and type text key by key."""
         return outcome(ctx, session, await actions.type_text(hub_of(ctx).get(session), text, ref, selector, label,
                                                              clear, role=role))
+
+    @mcp.tool(annotations=ACTS)
+    @errors
+    async def select(session: str, label: str, ctx: Context, ref: int | None = None,
+                     selector: str | None = None) -> Outcome:
+        """Choose the option shown as `label` in a native dropdown (<select>), by ref or CSS selector."""
+        return outcome(ctx, session, await actions.select_option(hub_of(ctx).get(session), label, ref, selector))
 
     @mcp.tool(annotations=ACTS)
     @errors

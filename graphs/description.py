@@ -1,0 +1,221 @@
+"""Reading an action description the way a careful person does, into a `Query` the grounder scores.
+
+"Click the round checkbox to the left of 'buy milk'" names a kind (checkbox), a relation (left of)
+and an anchor ('buy milk'): the anchor is where to look, not the target's own label. Pure text
+processing; nothing here sees the page.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+QUOTE_RE = re.compile(r"'([^']+)'|\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’")
+WORD_RE = re.compile(r"[a-z0-9]+")
+SYMBOLS = "+−-–×x*÷/=❯❮›‹»«✓✔✕✖✗☆★♥♡⋯…←→↑↓<>▶◀▲▼☰⚙%.,?!#@&$€£"
+SYMBOL_RE = re.compile(r"(?:^|\s)([+−–×÷=❯❮›‹»«✓✔✕✖✗☆★♥♡⋯…←→↑↓<>▶◀▲▼☰⚙])(?=\s|$)")
+SYMBOL_WORDS = {"plus": "+", "minus": "−-–", "times": "×*x", "multiply": "×*x", "multiplication": "×*x",
+                "divide": "÷/", "division": "÷/", "equals": "=", "equal": "=", "percent": "%",
+                "decimal point": ".", "decimal": ".", "heart": "♥♡❤", "star": "★☆", "checkmark": "✓✔",
+                "tick": "✓✔", "cross": "×✕✖✗x", "ellipsis": "⋯…"}
+ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+            "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "last": -1}
+ORDINAL_RE = re.compile(r"\bthe\s+(?:very\s+)?(?:(\d+)(?:st|nd|rd|th)|(" + "|".join(ORDINALS) + r"))\b")
+NOUN_END = {"to", "in", "on", "of", "from", "at", "with", "and", "that", "which", "for", "so", "below", "above",
+            "under", "next", "beside", "near", "inside", "after", "before", "again", "then", "once"}
+# Role nouns: what kind of element the description names.
+KINDS = {
+    "button": "button", "btn": "button", "key": "button", "tab": "tab", "link": "link", "checkbox": "checkbox",
+    "check box": "checkbox", "toggle": "checkbox", "switch": "checkbox", "radio": "radio", "field": "field",
+    "input": "field", "textbox": "field", "text box": "field", "textarea": "field", "search box": "field",
+    "box": "field", "search bar": "field", "dropdown": "dropdown", "drop-down": "dropdown", "select box": "dropdown",
+    "select menu": "dropdown", "selector": "dropdown", "picker": "dropdown",
+    "menu item": "menuitem", "image": "image", "thumbnail": "image", "picture": "image", "photo": "image",
+    "img": "image", "icon": "icon", "option": "option", "card": "card", "item": "item", "entry": "item",
+    "tile": "card",
+}
+KIND_RE = re.compile(r"\b(" + "|".join(sorted(KINDS, key=len, reverse=True)) + r")(?:s|es)?\b")
+RELATIONS = [("left", r"(?:to the )?left (?:side )?of|on the left of"), ("right", r"(?:to the )?right (?:side )?of|on the right of"),
+             ("above", r"above|over"), ("below", r"below|under(?:neath)?|beneath"),
+             ("near", r"next to|beside|by|near|alongside|for|of|belonging to|on the same row as"),
+             ("inside", r"inside|within|in|on")]
+REGIONS = {"header": "header", "top bar": "header", "navbar": "nav", "navigation": "nav", "nav": "nav",
+           "footer": "footer", "sidebar": "sidebar", "side bar": "sidebar", "dialog": "dialog", "modal": "dialog",
+           "popup": "dialog", "pop-up": "dialog", "drawer": "dialog", "form": "form", "toolbar": "toolbar",
+           "menu": "menu", "tab bar": "tabs"}
+REGION_RE = re.compile(r"\b(?:in|inside|within|on|at|of)\s+the\s+(?:[a-z-]+\s+)?(" +
+                       "|".join(sorted(REGIONS, key=len, reverse=True)) + r")\b")
+COLOURS = {"red": (0, 30), "orange": (25, 45), "yellow": (45, 70), "green": (75, 178), "teal": (160, 195),
+           "blue": (190, 250), "purple": (250, 300), "violet": (250, 300), "pink": (300, 345),
+           "grey": None, "gray": None, "black": None, "white": None, "dark": None}
+COLOUR_RE = re.compile(r"\b(" + "|".join(COLOURS) + r")(?:-coloured|-colored)?\b")
+PHRASAL = re.compile(r"^\s*(turn|switch|click|tap|press|log|sign|zoom|put|toggle|check|fill|type|write)\s+(?:on|in|off|out)\b")
+V_WORDS = {"top": 0.0, "upper": 0.0, "middle": 0.5, "centre": 0.5, "center": 0.5, "bottom": 1.0, "lower": 1.0}
+H_WORDS = {"left": 0.0, "middle": 0.5, "centre": 0.5, "center": 0.5, "right": 1.0}
+POSITION_RE = re.compile(r"\b(top|upper|middle|centre|center|bottom|lower)[- ](left|right|middle|centre|center)\b|"
+                         r"\b(?:the\s+)(centre|center|middle|central)\s+(?!of\b)[a-z]+")
+LEADING_VERB = re.compile(r"^\s*(switch|toggle|check|select|pick|choose|open|close|turn|tick|untick|uncheck|press|"
+                          r"tap|hit|click|type|enter|fill|set|change|flip|mark|drag|move|expand|collapse)\b")
+STOP = {"new", "newly", "added", "newest", "latest", "by", "turn", "tick", "untick", "check", "uncheck", "set", "big", "small", "large", "little", "round", "tiny",
+        "square", "shaped", "button", "buttons", "top", "bottom", "left", "right", "upper", "lower", "centre",
+        "center", "middle", "central", "the", "a", "an", "on", "in", "into", "onto", "inside", "under", "below", "above", "next", "to", "of", "and", "click", "type", "press", "tap", "select",
+        "choose", "pick", "hit", "it", "that", "this", "then", "with", "at", "for", "from", "its", "is", "one",
+        "again", "now", "button", "link", "field", "box", "input", "icon", "enter", "open", "go", "use", "new"}
+
+
+def quoted(text: str) -> list[str]:
+    """Every quoted string in a text, in order."""
+    return [next(g for g in m.groups() if g) for m in QUOTE_RE.finditer(text or "")]
+
+
+def stem(word: str) -> str:
+    """Crude plural folding so 'star' meets 'stars', 'glass' meets 'glasses' and 'entry' meets 'entries'."""
+    if len(word) <= 3:
+        return word
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+CALENDAR = {"monday": "mon", "tuesday": "tue", "tues": "tue", "wednesday": "wed", "thursday": "thu", "thur": "thu",
+            "thurs": "thu", "friday": "fri", "saturday": "sat", "sunday": "sun", "january": "jan", "february": "feb",
+            "march": "mar", "april": "apr", "june": "jun", "july": "jul", "august": "aug", "september": "sep",
+            "sept": "sep", "october": "oct", "november": "nov", "december": "dec"}
+
+
+def words_of(text: str) -> set[str]:
+    """Folded words: split at camelCase, '-' and '_', plurals and day/month names shortened alike."""
+    split = re.sub(r"([a-z])([A-Z])", r"\1 \2", text or "").replace("_", " ").replace("-", " ")
+    return {CALENDAR.get(w, stem(w)) for w in WORD_RE.findall(split.lower())}
+
+
+def norm(s: str) -> str:
+    return " ".join(WORD_RE.findall((s or "").lower()))
+
+
+@dataclass
+class Relation:
+    how: str  # left, right, above, below, near, inside
+    anchor: str  # the quoted or plain phrase naming the anchor
+    quoted: bool
+
+
+@dataclass
+class Query:
+    """What a description says about its target."""
+
+    phrases: list[str] = field(default_factory=list)  # quoted names of the target itself
+    symbols: list[str] = field(default_factory=list)  # symbols the target shows ('+', '×', '❯')
+    glyphs: list[str] = field(default_factory=list)  # symbols named by words ("plus", "star")
+    words: set[str] = field(default_factory=set)  # other content words
+    kinds: set[str] = field(default_factory=set)  # role nouns, normalised (button, checkbox, image...)
+    ordinal: tuple[int, str] | None = None  # (n, noun); n = -1 for 'last'
+    relation: Relation | None = None
+    regions: set[str] = field(default_factory=set)
+    colours: set[str] = field(default_factory=set)
+    index: int | None = None  # the official data's element_index
+    ordinal_mods: str = ""  # words between the ordinal and its noun ("the third 250 ml glass")
+    line: tuple[str, int] | None = None  # ("row" | "column", n): "the first card in the second row"
+    new: bool = False  # "the new card": what appeared since the previous action
+    size: str | None = None  # big or small: among near-equal matches, the largest or smallest
+    position: tuple[float, float] | None = None  # (x, y) in 0..1 within a grid or kind: top-left (0, 0), centre (.5, .5)
+    typing: bool = False
+
+    def says_something(self) -> bool:
+        return bool(self.phrases or self.symbols or self.words or self.kinds or self.ordinal or self.relation
+                    or self.position)
+
+
+def type_text_of(description: str, explicit: str | None) -> str | None:
+    """The text a Type action enters: its `text` parameter, else the first quoted string."""
+    if explicit:
+        return explicit
+    q = quoted(description)
+    return q[0] if q else None
+
+
+def clears_first(description: str) -> bool:
+    """Whether a Type replaces what the field holds ("Change the guess to '50'") rather than adds to it."""
+    return bool(re.search(r"\b(change|changes|replace|overwrite|clear|instead|update|edit|correct|set)\b",
+                          (description or "").lower()))
+
+
+def _is_symbol(s: str) -> bool:
+    return bool(s.strip()) and not norm(s) or (len(s.strip()) == 1 and s.strip() in SYMBOLS)
+
+
+def _relation(masked: str, quotes: list[str]) -> tuple[Relation | None, str]:
+    """The first relation phrase followed by an anchor; and the description with it removed."""
+    for how, pattern in RELATIONS:
+        m = re.search(rf"\b(?:{pattern})\s+(?:the\s+)?(?:(?:[a-z-]+\s+){{0,3}}?)?(Q(\d+)Q)", masked)
+        if m and (how != "inside" or not re.search(r"\b(?:in|on)\s+the\s*$", masked[:m.start()])):
+            return Relation(how, quotes[int(m.group(2))], True), masked[:m.start()] + masked[m.end():]
+    for how, pattern in RELATIONS[:4]:  # an unquoted anchor only after an unambiguous relation word
+        m = re.search(rf"\b(?:{pattern})\s+(?:the\s+)?([a-z0-9][a-z0-9 -]{{1,40}}?)"
+                      rf"(?=[,.;]|\s(?:to|so|and|for|which|that|then|in order)\s|$)", masked)
+        if m:  # what follows the anchor ("to mark all as complete") still describes the target
+            return Relation(how, m.group(1).strip(), False), masked[:m.start()] + " " + masked[m.end():]
+    return None, masked
+
+
+def parse(description: str, action_type: str, text: str | None = None, element_index: int | None = None) -> Query:
+    """Read a description into a Query."""
+    q = Query(typing=action_type == "Type", index=element_index)
+    quotes = quoted(description)
+    typed = type_text_of(description, text) if q.typing else None
+    masked = description
+    for n, m in enumerate(QUOTE_RE.finditer(description)):
+        masked = masked.replace(m.group(0), f"Q{n}Q", 1)
+    masked = re.sub(r"q(\d+)q", r"Q\1Q", masked.lower())  # placeholders survive lowering
+    masked = re.sub(PHRASAL, r"\1", masked)  # "turn on the switch" is not "inside the switch"
+    q.relation, rest = _relation(masked, quotes)
+    own = [quotes[int(n)] for n in re.findall(r"Q(\d+)Q", rest)]
+    if typed is not None and typed in own:
+        own.remove(typed)
+    q.symbols = [s.strip() for s in own if _is_symbol(s)]
+    q.phrases = [s for s in own if not _is_symbol(s)]
+    plain = re.sub(r"Q\d+Q", " ", LEADING_VERB.sub(" ", rest))  # "Switch the units to 'US'": a verb, not a switch
+    q.symbols += SYMBOL_RE.findall(plain)
+    for word, chars in SYMBOL_WORDS.items():  # "the plus key": '+', but only as a weak alternative
+        if re.search(rf"\b{word}s?\b", plain):
+            q.glyphs += list(chars)
+    q.regions = {REGIONS[m] for m in REGION_RE.findall(plain)}
+    plain_kinds = re.sub(REGION_RE, " ", plain)
+    q.kinds = {KINDS[m] for m in KIND_RE.findall(plain_kinds)}
+    q.colours = set(COLOUR_RE.findall(plain))
+    q.new = bool(re.search(r"\b(new|newly added|just added|newest|latest|added)\s+(?:[a-z-]+\s+)?[a-z]+", plain))
+    sm = re.search(r"\b(big|bigger|biggest|large|larger|largest|huge|small|smaller|smallest|little|tiny)\b", plain)
+    q.size = None if not sm else "small" if sm.group(1) in ("small", "smaller", "smallest", "little", "tiny") else "big"
+    lm = re.search(r"\b(?:in|on|of|from)\s+the\s+(?:(\d+)(?:st|nd|rd|th)|(" + "|".join(ORDINALS) + r")|"
+                   r"(top|bottom|middle|centre|center|left|right))\s+(row|column|line)\b", plain)
+    if lm:
+        word = lm.group(3)
+        n = int(lm.group(1)) if lm.group(1) else ORDINALS.get(lm.group(2)) or {"top": 1, "left": 1, "bottom": -1,
+                                                                                 "right": -1}.get(word, 0)
+        q.line = ("column" if lm.group(4) == "column" else "row", n)  # n = 0: the middle one
+        plain = plain[:lm.start()] + plain[lm.end():]
+        hm = re.search(r"\b(left|right|middle|centre|center)(?:most)?\b", plain)
+        if hm and not q.position:
+            q.position = (H_WORDS.get(hm.group(1), 0.5), -1.0)  # y < 0: along the chosen line only
+    pm = POSITION_RE.search(plain)
+    if pm and pm.group(1) and not q.position:
+        q.position = (H_WORDS[pm.group(2)], V_WORDS[pm.group(1)])
+    elif pm and not q.position:
+        q.position = (0.5, 0.5)
+    m = ORDINAL_RE.search(plain)
+    if m:
+        phrase = []
+        for w in plain[m.end():].split()[:5]:
+            word = w.strip(",.;:!?")
+            if not word or word in NOUN_END:
+                break
+            phrase.append(word)
+            if word != w or word in KINDS:
+                break
+        if phrase:
+            q.ordinal = (int(m.group(1)) if m.group(1) else ORDINALS[m.group(2)], KINDS.get(phrase[-1], stem(phrase[-1])))
+            q.ordinal_mods = " ".join(phrase[:-1])
+    content = words_of(plain_kinds) - STOP - set(ORDINALS) - set(KINDS) - set(COLOURS) - set(SYMBOL_WORDS)
+    q.words = {w for w in content if (len(w) > 2 or w.isdigit()) and not re.fullmatch(r"\d+(st|nd|rd|th)", w)}
+    return q

@@ -1,0 +1,121 @@
+"""How well one listed element fits the words of a description: its kind, its labels, its symbols,
+its colour. Pure functions over the browser server's element dicts."""
+from __future__ import annotations
+
+import colorsys
+import re
+from dataclasses import dataclass, field
+
+from graphs.description import COLOURS, words_of, norm
+
+LABEL_FIELDS = ("name", "text", "value", "placeholder", "alt", "title", "label")
+STRONG_KINDS = {"button", "link", "checkbox", "radio", "field", "dropdown", "tab", "image", "option", "menuitem"}
+
+
+@dataclass
+class Plan:
+    """One way to reach the target: arguments for the browser's click/type, and why."""
+
+    strategy: str
+    args: dict
+    score: float = 1.0
+    why: str = ""
+    alternatives: list[dict] = field(default_factory=list)
+    chosen: dict | None = None  # the element's description, for the record
+    margin: float | None = None  # chosen score minus the runner-up's
+
+
+def fits_kind(el: dict, kind: str) -> bool:
+    """Whether an element is of a role noun's kind (or, for other nouns, carries the word)."""
+    role, tag = el.get("role"), el.get("tag")
+    box = el.get("bbox") or [0, 0, 0, 0]
+    if kind == "button":
+        return role == "button" or tag == "button"
+    if kind == "field":
+        return role in ("textbox", "searchbox", "combobox") or tag in ("input", "textarea") and role not in (
+            "checkbox", "radio", "button", "slider")
+    if kind == "checkbox":
+        return role in ("checkbox", "switch")
+    if kind == "dropdown":
+        return role in ("combobox", "listbox") or tag == "select" or bool(el.get("popup"))
+    if kind == "image":
+        return role == "img" or tag in ("img", "svg", "picture") or bool(el.get("alt")) or says(el, ("thumb", "image", "photo", "img"),
+                                                                                                       prefix=True)
+    if kind == "icon":
+        return tag in ("svg", "i") or says(el, ("icon",)) or (box[2] <= 48 and box[3] <= 48 and len(el.get("text", "")) <= 2)
+    if kind in ("link", "tab", "radio", "option", "menuitem"):
+        return role == kind or (kind == "tab" and says(el, ("tab",))) or (kind == "menuitem" and "menu" in el.get("region", []))
+    if kind in ("row", "item"):
+        return tag in ("li", "tr") or role in ("row", "listitem") or says(el, (kind,))
+    # Another noun ("star", "glass"): in the id or classes, or in a short label (not a sentence about it).
+    if kind in words_of(f"{el.get('id', '')} {el.get('classes', '')}"):
+        return True
+    label = str(el.get("name") or el.get("text") or "")
+    return len(label.split()) <= 4 and says(el, (kind,))
+
+
+def says(el: dict, words: tuple[str, ...], prefix: bool = False) -> bool:
+    """Whether the element's labels, id or classes carry one of the words (with `prefix`, start with one)."""
+    have = words_of(" ".join(str(el.get(k, "")) for k in (*LABEL_FIELDS, "id", "classes")))
+    return any(w in have or prefix and any(h.startswith(w) for h in have) for w in words)
+
+
+def phrase_score(el: dict, phrase: str) -> tuple[float, str]:
+    target, raw = norm(phrase), " ".join(phrase.lower().split())
+    best, why = 0.0, ""
+    for f in LABEL_FIELDS:
+        value = norm(str(el.get(f) or ""))
+        if not value:
+            continue
+        if " ".join(str(el.get(f)).lower().split()) == raw:
+            cand, w = 1.0, f"{f} equals {phrase!r}"
+        elif value == target:  # equal once symbols are dropped: '+15' is not '-15'
+            cand, w = 0.9, f"{f} equals {phrase!r} but for symbols"
+        elif re.search(rf"\b{re.escape(target)}\b", value):
+            cand, w = 0.5 + 0.4 * len(target) / len(value), f"{f} contains {phrase!r}"
+        elif len(value) >= 3 and re.search(rf"\b{re.escape(value)}\b", target):
+            cand, w = 0.6 * len(value) / len(target), f"{phrase!r} contains the {f}"
+        else:
+            continue
+        if cand > best:
+            best, why = cand, w
+    return best, why
+
+
+def symbol_score(el: dict, symbols: list[str]) -> tuple[float, str]:
+    best, why = 0.0, ""
+    for f in LABEL_FIELDS:
+        value = str(el.get(f) or "").strip()
+        for sym in symbols:
+            if value == sym:
+                cand = 1.0
+            elif sym in value and len(value) <= 3:
+                cand = 0.8
+            else:
+                continue
+            if cand > best:
+                best, why = cand, f"{f} shows {sym!r}"
+    return best, why
+
+
+def hue_fits(colour: str, rgb_css: str) -> bool:
+    nums = [float(n) for n in re.findall(r"[\d.]+", rgb_css or "")[:3]]
+    if len(nums) < 3:
+        return False
+    h, l, s = colorsys.rgb_to_hls(*(n / 255 for n in nums))
+    if colour in ("grey", "gray"):
+        return s < 0.15 and 0.25 < l < 0.85
+    if colour in ("black", "dark"):
+        return l < 0.25
+    if colour == "white":
+        return l > 0.92
+    lo, hi = COLOURS[colour]
+    return s > 0.25 and 0.12 < l < 0.9 and lo <= h * 360 <= hi
+
+
+
+
+def describe(el: dict, score: float) -> dict:
+    """The element as a grounding records it."""
+    return {"ref": el["ref"], "role": el.get("role"), "tag": el.get("tag"), "name": str(el.get("name") or el.get("text") or "")[:60],
+            "css": el.get("css"), "score": round(score, 3)}

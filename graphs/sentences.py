@@ -1,0 +1,165 @@
+"""Compiling a natural-language assertion into claims a machine can decide.
+
+"'Buy milk' disappears and 'Walk dog' is struck through" becomes two claims, `absent('Buy milk')`
+and `struck('Walk dog')`. graphs/assertions.py decides each claim on what the page shows before
+and after the action. A sentence with nothing decidable compiles to one `changed` claim, which is
+reported as unverifiable. Pure text processing.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from graphs.description import QUOTE_RE
+
+NUMBERS = {"no": 0, "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+           "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+VERB = (r"\b(appears?|disappears?|vanish(?:es)?|shows?|reads?|displays?|becomes?|changes?|updates?|is|are|closes?|"
+        r"opens?|lists?|contains?|says|turns?|gets?|goes|remains?|stays?|has|have|runs?|holds?|fills?|moves?)\b")
+CONTAINER = r"(dialog|modal|pop-?up|overlay|drawer|lightbox|menu|dropdown|panel|banner|toast|window|sheet|tooltip)"
+CLOSES = r"\b(closes|closed|is dismissed|disappears|goes away|is hidden|collapses|hides|vanishes)\b"
+OPENS = r"\b(opens|is opened|appears|pops up|is shown|shows up|is displayed|expands|slides (?:in|out|open)|is visible)\b"
+GONE = (r"\b(disappears?|vanish(?:es)?|(?:is|are) (?:now )?(?:removed|deleted|gone|hidden|cleared away)|goes away|"
+        r"(?:is|are) no longer|no longer (?:appears?|shows?|listed|visible|displayed|present|shown)|"
+        r"(?:is|are) not (?:shown|visible|listed|displayed|present)|(?:isn't|aren't) (?:shown|visible|listed))\b")
+STRUCK = r"\b(struck|strike ?through|crossed (?:out|off)|line-through|marked (?:as )?(?:done|complete|completed))\b"
+CHECKED = r"\b(un)?(checked|ticked|toggled (?:on|off)|switched (?:on|off)|turned (?:on|off))\b"
+SELECTED = r"\b(selected|chosen|active|highlighted|current|pressed)\b"
+EMPTY = r"\b(?:is|are|becomes?|now) (?:now )?(empty|cleared|blank)\b|\b(?:clears|cleared)\b"
+COUNT = (r"\b(\d+|" + "|".join(NUMBERS) + r")\s+(?:[a-z-]+\s+)?(items?|results?|cards?|rows?|tasks?|entries|entry|"
+         r"products?|todos?|tiles?|songs?|tracks?|messages?|notes?|files?|books?|flights?|reviews?|events?|"
+         r"people|users?|comments?|options?|days?|boxes|box|questions?|answers?|photos?|images?|pictures?)\b(?!\s*Q)")
+STYLED = (r"\b(?:turns?|becomes?|goes|is now|are now|changes? to|lights? up|is|are)\s+(?:dark |light |bright |pale )?"
+          r"(red|green|blue|yellow|orange|purple|pink|grey|gray|white|black|bold|coloured|colored|filled)\b")
+ENABLED = r"\b(?:becomes?|is|are|gets?|turns?)\s+(?:now\s+)?(clickable|enabled|active|available|usable)\b"
+DISABLED = r"\b(greyed out|grayed out|disabled|not clickable|unclickable|inactive|dimmed)\b"
+NONE_CHECKED = (r"\bno (?:answer|option|choice|box|item|radio|checkbox)e?s? (?:is |are )?(?:picked|selected|checked|chosen|ticked)\b|"
+                r"\ball (?:[a-z]+ )?(?:options|answers|choices|boxes|checkboxes) (?:are )?(?:unselected|unchecked|unticked|cleared)\b|"
+                r"\bnone (?:of them )?(?:is|are) (?:selected|picked|checked|chosen|ticked)\b")
+RANGE = r"\b(?:run|runs|go|goes|count|counts|numbered)\s+from\s+(\d+)\s+(?:to|through|until)\s+(\d+)\b"
+NOTHING = (r"\bnothing (?:happens|changes|is placed|is added|is removed|moves|else happens)\b|\bno change\b|"
+           r"\b(?:stays|remains|looks) (?:exactly )?the same\b|\b(?:does not|doesn't|did not) change\b|\bremains? unchanged\b")
+NUMBERED = r"\b[a-z]+?s? (\d+) (?:to|through|-) (\d+) (?:are|is|turn|become|look|light up|are now)\b"
+LAST = r"\bthe last (?:[a-z-]+ ){0,2}(?:is|reads|shows|says) (?:now )?(\d+)\b"
+READS = (r"\b([a-z]+)\s+(?:now\s+|still\s+)?(?:reads|shows|is|becomes|says|displays|stays at|is back to|goes to|"
+         r"changes to|goes back to|drops to|rises to)\s+(?:back to\s+|at\s+|now\s+)?(-?\$?\d[\d.,]*%?)(?![\w.])")
+STOP_LABELS = {"it", "there", "that", "this", "which", "what", "box", "row", "column", "step", "tile", "day", "circle"}
+STILL = r"\b(still|remains?|stays?|unchanged|no change|does not change|doesn't change|keeps?)\b"
+# "The display shows '7'" is not made true by the label of the 7 key: text inside controls does not count.
+DISPLAY = (r"\b(display|screen|result|total|score|counter|output|readout|heading|message|panel|field|box|badge|"
+           r"status|summary|amount|balance|price|timer|clock)\b.*\b(shows?|reads?|displays?|says|is|becomes?|changes? to)\b")
+CONTROL_WORDS = r"\b(button|link|tab|label|option|key|menu item|placeholder|heading|title)\b"
+TYPED = r"\b(typed|entered) (text|value|word|query|name)|\bwhat was typed\b|\bthe text\b"
+
+
+@dataclass
+class Claim:
+    kind: str  # shown, absent, only, closed, opened, empty, struck, checked, selected, enabled, styled, count,
+    # range, reads, numbered_alike, none_checked, url, unchanged, changed
+    texts: tuple[str, ...] = ()
+    negated: bool = False
+    fresh: bool = True  # shown: the action must have had an effect (not "still")
+    display: bool = False  # shown: text inside buttons and other controls does not count
+    number: int | None = None
+    exclusive: bool = False  # selected: only this one looks chosen
+
+
+def _clauses(masked: str) -> list[str]:
+    """Split at ';', ', and', ' and ', ' but ', ' while ' where both sides have a verb of their own."""
+    parts = re.split(r";|,\s*(?:and|but|while)\s+|\s+(?:but|while|whereas)\s+", masked)
+    out: list[str] = []
+    for part in parts:
+        pieces = re.split(r"\s+and\s+|,\s+", part)
+        current = pieces[0]
+        for piece in pieces[1:]:
+            if re.search(VERB, current) and re.search(VERB, piece):
+                out.append(current)
+                current = piece
+            else:
+                current = f"{current} and {piece}"
+        out.append(current)
+    return [c.strip() for c in out if c.strip()]
+
+
+def _side_claims(low: str, quoted_texts: bool) -> list[Claim]:
+    """Claims a clause makes besides what it says of its quoted texts: none checked, a numbered run,
+    a count, a number read next to a word."""
+    out = []
+    if re.search(NOTHING, low):
+        out.append(Claim("unchanged"))
+    if re.search(NONE_CHECKED, low):
+        out.append(Claim("none_checked"))
+    m = re.search(RANGE, low)
+    if m:
+        out.append(Claim("range", (m.group(2),), number=int(m.group(1))))
+    m = re.search(NUMBERED, low)
+    if m and not out:  # "Circles 1 to 3 are blue": those look alike, the other numbers do not
+        out.append(Claim("numbered_alike", (m.group(1), m.group(2))))
+    m = re.search(LAST, low)
+    if m and not out:
+        out.append(Claim("range", (m.group(1),)))  # "the last day box is 30": a run that ends there
+    m = re.search(COUNT, low)
+    said = m and (re.search(r"\b(there (?:are|is)|holds?|has|have|shows?|lists?|with|contains?|now|only)\s+(?:[a-z]+\s+)?$",
+                            low[:m.start()]) or re.match(r"\s*(?:are|is)?\s*(?:left|listed|shown|remaining|displayed|remain)\b",
+                                                         low[m.end():]))
+    if said and not quoted_texts and not out:
+        n = m.group(1)
+        out.append(Claim("count", (m.group(2),), number=int(n) if n.isdigit() else NUMBERS[n]))
+    m = re.search(READS, low)
+    if m and not quoted_texts and m.group(1) not in STOP_LABELS:
+        out.append(Claim("reads", (m.group(1), m.group(2)), fresh=not re.search(STILL, low)))
+    return out
+
+
+def _clause_claims(clause: str, quotes: list[str], typed: str | None) -> list[Claim]:
+    qs = tuple(quotes[int(n)] for n in re.findall(r"Q(\d+)Q", clause))
+    low = re.sub(r"Q\d+Q", " Q ", clause.lower())
+    return _main_claims(low, qs, typed) + _side_claims(low, bool(qs))
+
+
+def _main_claims(low: str, qs: tuple[str, ...], typed: str | None) -> list[Claim]:
+    if re.search(r"\b(url|address bar|navigates? to|goes to the page)\b", low) and qs:
+        return [Claim("url", qs)]
+    if re.search(rf"\b{CONTAINER}\b", low) and re.search(CLOSES, low):
+        return [Claim("closed", qs)]
+    if re.search(STRUCK, low):
+        return [Claim("struck", qs, negated=bool(re.search(r"\b(no longer|not|un-?struck)\b", low)))]
+    m = re.search(CHECKED, low)
+    if m and not re.search(r"\b(check|checks)\b", low):
+        off = bool(m.group(1)) or bool(re.search(r"\b(off|no longer|not)\b", low))
+        return [Claim("checked", qs, negated=off)]
+    if re.search(DISABLED, low) and qs:
+        return [Claim("enabled", qs, negated=True)]
+    if re.search(ENABLED, low) and qs:
+        return [Claim("enabled", qs)]
+    if re.search(SELECTED, low) and qs and not re.search(r"\bselected (?:items?|rows?|files?)\b", low):
+        return [Claim("selected", qs, exclusive=bool(re.search(r"\bonly\b", low)))]
+    if re.search(STYLED, low):
+        return [Claim("styled", qs)]
+    if re.search(r"\bonly\b", low) and qs:
+        return [Claim("only", qs)]
+    if re.search(GONE, low) and (qs or re.search(CONTAINER, low)):
+        return [Claim("absent", qs)] if qs else [Claim("closed", ())]
+    if re.search(rf"\b{CONTAINER}\b", low) and re.search(OPENS, low):
+        return [Claim("opened", qs)]
+    if re.search(SELECTED, low) and qs and not re.search(r"\bselected (?:items?|rows?|files?)\b", low):
+        return [Claim("selected", qs)]
+    if re.search(EMPTY, low):
+        return [Claim("empty", qs)]
+    if qs:
+        still = bool(re.search(STILL, low))
+        display = bool(re.search(DISPLAY, low)) and not re.search(CONTROL_WORDS, low)
+        return [Claim("shown", (q,), fresh=not still, display=display) for q in qs]
+    if typed and re.search(TYPED, low):
+        return [Claim("shown", (typed,), fresh=False)]
+    return []
+
+
+def compile_sentence(sentence: str, typed: str | None = None) -> list[Claim]:
+    """The claims of an assertion; [Claim('changed')] when nothing in it is decidable."""
+    quotes = [next(g for g in m.groups() if g) for m in QUOTE_RE.finditer(sentence or "")]
+    masked = sentence or ""
+    for n, m in enumerate(QUOTE_RE.finditer(sentence or "")):
+        masked = masked.replace(m.group(0), f"Q{n}Q", 1)
+    claims = [c for clause in _clauses(masked) for c in _clause_claims(clause, quotes, typed)]
+    return claims or [Claim("changed")]

@@ -1,0 +1,168 @@
+"""JavaScript that reads what a person sees on the page, for the judge's assertions and grounding.
+
+Text counts only where it is painted and, inside the viewport, not covered by another element (a
+hit test), so stacked tab panels, off-canvas slides and text planted under an overlay are not
+"seen". Nothing here changes the page.
+"""
+
+# Helpers shared by the scripts below: painted(el), uncovered(el), holders(), regionOf(el), colours.
+SEEING_FNS = """
+  const flat = (s) => (s || '').replace(/\\s+/g, ' ').trim();
+  const painted = (el) => {
+    const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+    if (r.width < 1 || r.height < 1 || r.right + scrollX <= 0 || r.bottom + scrollY <= 0) return false;
+    if (parseFloat(cs.fontSize) < 4 || /^rgba\\(.*,\\s*0\\)$/.test(cs.color) || cs.color === 'transparent') return false;
+    for (let e = el; e; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.display === 'none' || s.visibility === 'hidden' || parseFloat(s.opacity) < 0.05) return false;
+    }
+    return true;
+  };
+  const related = (a, b) => a === b || a.contains(b) || b.contains(a);
+  // An element lying over another hides it only where it paints: a transparent box with no text of
+  // its own (a full-width filter bar, a layout wrapper) lets what is below show through.
+  const OPAQUE = ['IMG', 'VIDEO', 'CANVAS', 'SVG', 'INPUT', 'TEXTAREA', 'SELECT', 'IFRAME', 'OBJECT', 'EMBED'];
+  const seeThrough = (e) => { const cs = getComputedStyle(e);
+    return !solid(cs.backgroundColor) && cs.backgroundImage === 'none' && !ownText(e) &&
+           !OPAQUE.includes(e.tagName.toUpperCase()); };
+  // Inside the viewport, some point of the element must reach it (or a relative) in a hit test.
+  const uncovered = (el) => {
+    const r = el.getBoundingClientRect(), vw = innerWidth, vh = innerHeight;
+    const x0 = Math.max(r.left, 0), y0 = Math.max(r.top, 0), x1 = Math.min(r.right, vw), y1 = Math.min(r.bottom, vh);
+    if (x1 - x0 < 1 || y1 - y0 < 1) return true;
+    for (const [fx, fy] of [[0.5, 0.5], [0.2, 0.5], [0.8, 0.5], [0.5, 0.2], [0.5, 0.8]]) {
+      for (const hit of document.elementsFromPoint(x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy)) {
+        if (related(hit, el)) return true;
+        if (!seeThrough(hit)) break;
+      }
+    }
+    return false;
+  };
+  const ownText = (el) => Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent.trim());
+  const holders = () => Array.from(document.querySelectorAll('body *')).filter(
+    (el) => !['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'OPTION'].includes(el.tagName) && ownText(el));
+  const REGION_TAGS = {HEADER: 'header', FOOTER: 'footer', NAV: 'nav', ASIDE: 'sidebar', MAIN: 'main', FORM: 'form',
+                       DIALOG: 'dialog', TABLE: 'table', UL: 'list', OL: 'list'};
+  const REGION_ROLES = {banner: 'header', contentinfo: 'footer', navigation: 'nav', complementary: 'sidebar',
+                        dialog: 'dialog', alertdialog: 'dialog', form: 'form', search: 'form', toolbar: 'toolbar',
+                        menu: 'menu', menubar: 'menu', tablist: 'tabs', list: 'list', grid: 'table', table: 'table'};
+  const REGION_WORDS = /\\b(header|footer|sidebar|modal|dialog|popup|drawer|toolbar|navbar|menu)\\b/;
+  const regionOf = (el) => {
+    const out = new Set();
+    for (let e = el.parentElement; e && e !== document.body; e = e.parentElement) {
+      if (REGION_TAGS[e.tagName]) out.add(REGION_TAGS[e.tagName]);
+      const role = e.getAttribute('role'); if (role && REGION_ROLES[role]) out.add(REGION_ROLES[role]);
+      if (e.getAttribute('aria-modal') === 'true') out.add('dialog');
+      const words = ((typeof e.className === 'string' ? e.className : '') + ' ' + e.id).toLowerCase().replace(/[-_]/g, ' ');
+      const m = words.match(REGION_WORDS);
+      if (m) out.add({modal: 'dialog', popup: 'dialog', drawer: 'dialog', navbar: 'nav'}[m[1]] || m[1]);
+    }
+    return Array.from(out);
+  };
+  // The box of what an element shows (its text), without padding: a padded label starts where its
+  // checkbox is, while its words start to the right of it.
+  const inkBox = (el) => {
+    const range = document.createRange(); range.selectNodeContents(el);
+    const r = range.getBoundingClientRect();
+    return r.width >= 1 && r.height >= 1 ? [r.x, r.y, r.width, r.height] : null;
+  };
+  const solid = (c) => c && c !== 'transparent' && !/^rgba\\(.*,\\s*0\\)$/.test(c);
+  const backgroundOf = (el) => {
+    for (let e = el; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor; if (solid(c)) return c; }
+    return 'rgb(255, 255, 255)';
+  };
+  const struck = (el) => {
+    for (let e = el; e && e !== document.body; e = e.parentElement) {
+      if (['S', 'DEL', 'STRIKE'].includes(e.tagName)) return true;
+      if ((getComputedStyle(e).textDecorationLine || '').includes('line-through')) return true;
+    }
+    return false;
+  };
+"""
+
+# Painted text leaves and images, for relations ("left of 'buy milk'") and for targets that only a
+# delegated handler makes clickable. Each: tag, role 'text' or 'img', name, bbox, colours, region.
+TEXT_ANCHORS = """
+(limit) => {""" + SEEING_FNS + """
+  const out = [];
+  for (const el of holders().concat(Array.from(document.querySelectorAll('img,svg[aria-label],[role=img]')))) {
+    if (out.length >= limit) break;
+    if (!painted(el)) continue;
+    const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+    const isImg = el.tagName === 'IMG' || el.tagName === 'svg' || el.getAttribute('role') === 'img';
+    const name = flat(isImg ? (el.getAttribute('alt') || el.getAttribute('aria-label') || el.getAttribute('title') || '')
+                             : el.innerText).slice(0, 160);
+    out.push({el, info: {tag: el.tagName.toLowerCase(), role: isImg ? 'img' : 'text', name, text: name,
+                         bbox: [r.x, r.y, r.width, r.height], ink: isImg ? null : inkBox(el), color: cs.color, bg: backgroundOf(el),
+                         region: regionOf(el), covered: !uncovered(el), interactive: false, enabled: true}});
+  }
+  return out;
+}
+"""
+
+# What the page shows now, for deciding assertions: painted and uncovered texts (with whether they
+# sit inside a control, are struck through, and which list item holds them), form fields with their
+# values, checked states and chosen options, selected/pressed/current elements, open dialogs, media,
+# and a signature of styles on elements that are neither hovered nor focused.
+OBSERVE = """
+() => {""" + SEEING_FNS + """
+  const CONTROL = 'button,a[href],select,[role=button],[role=tab],[role=link],[role=menuitem],[role=option]';
+  const ITEM = 'li,tr,[role=listitem],[role=row],[role=option],[role=treeitem],[role=article],article';
+  const lists = new Map(), idOf = (m, k) => { if (!m.has(k)) m.set(k, m.size); return m.get(k); };
+  let hash = 0; const mix = (s) => { for (let i = 0; i < s.length; i++) hash = (Math.imul(hash, 31) + s.charCodeAt(i)) | 0; };
+  const texts = [];
+  for (const el of holders()) {
+    if (!painted(el)) continue;
+    const calm = !el.matches(':hover') && !el.matches(':focus-within');
+    if (calm) { const cs = getComputedStyle(el); mix([cs.color, cs.backgroundColor, cs.fontWeight, cs.textDecorationLine, cs.opacity].join('|')); }
+    if (!uncovered(el)) continue;
+    const item = el.closest(ITEM), r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+    const ctl = el.closest(CONTROL + ',input,textarea');
+    const pseudo = (w) => { const c = getComputedStyle(el, w).content;
+      return c && c !== 'none' && c !== 'normal' && /^["']/.test(c) ? c.slice(1, -1) : ''; };
+    texts.push({t: flat([pseudo('::before'), el.innerText, pseudo('::after')].join(' ')).slice(0, 300), ctl: !!ctl,
+                strike: struck(el), h: !calm,
+                item: item ? idOf(lists, item) : null, list: item && item.parentElement ? idOf(lists, item.parentElement) : null,
+                y: Math.round(r.y), v: r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth,
+                off: !!(ctl && (ctl.disabled || ctl.getAttribute('aria-disabled') === 'true')),
+                s: [cs.color, backgroundOf(el), cs.fontWeight, cs.borderTopColor].join('|')});
+  }
+  const nameOf = (el) => flat(el.getAttribute('aria-label') || (el.labels && el.labels.length ?
+    Array.from(el.labels).map((l) => l.innerText).join(' ') : '') || el.getAttribute('placeholder') ||
+    el.getAttribute('title') || el.getAttribute('name') || (el.parentElement ? el.parentElement.innerText : ''));
+  const fields = [];
+  for (const el of document.querySelectorAll('input,textarea,select,[contenteditable=true],[contenteditable=""]')) {
+    const ty = (el.getAttribute('type') || '').toLowerCase();
+    if (ty === 'hidden' || getComputedStyle(el).display === 'none') continue;
+    const f = {label: nameOf(el).slice(0, 160), type: ty || el.tagName.toLowerCase()};
+    if (el.tagName === 'SELECT') f.value = el.selectedIndex >= 0 ? flat(el.options[el.selectedIndex].text) : '';
+    else if (el.isContentEditable) f.value = flat(el.innerText);
+    else f.value = String(el.value);
+    if (ty === 'checkbox' || ty === 'radio') f.checked = el.checked;
+    fields.push(f);
+  }
+  const STATE = 'input:checked,[aria-selected=true],[aria-pressed=true],[aria-checked=true],[aria-current]:not([aria-current=false]),' +
+                '.active,.selected,.current,.checked,.is-active,.is-selected,.on,option:checked';
+  const states = Array.from(document.querySelectorAll(STATE)).filter((el) => el.tagName === 'OPTION' || el.tagName === 'INPUT' || painted(el))
+    .map((el) => flat(el.innerText || el.textContent || el.getAttribute('aria-label') ||
+                      (el.labels && el.labels.length ? el.labels[0].innerText : '') || el.value || '').slice(0, 160));
+  const DIALOG = '[role=dialog],[role=alertdialog],dialog[open],[aria-modal=true]';
+  const dialogs = Array.from(document.querySelectorAll(DIALOG + ',body *')).filter((el) => {
+    if (el.matches(DIALOG)) return painted(el);
+    const words = ((typeof el.className === 'string' ? el.className : '') + ' ' + el.id).toLowerCase();
+    const pos = getComputedStyle(el).position;
+    return /modal|dialog|popup|popover|overlay|drawer|lightbox|toast|dropdown/.test(words) &&
+           (pos === 'fixed' || pos === 'absolute') && painted(el);
+  }).map((el) => flat(el.innerText).slice(0, 160));
+  const media = Array.from(document.querySelectorAll('img')).filter(painted).map((i) => i.currentSrc || i.src);
+  const styleHash = hash; hash = 0;
+  for (const c of document.querySelectorAll('canvas')) {
+    try { const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+          for (let i = 0; i < d.length; i += 4 * 97) mix(String(d[i] + d[i + 1] * 3 + d[i + 2] * 7)); } catch (e) {}
+  }
+  const act = document.activeElement && document.activeElement !== document.body ? document.activeElement : null;
+  const focus = act ? flat(act.innerText || act.getAttribute('aria-label') || act.value ||
+                           (act.labels && act.labels.length ? act.labels[0].innerText : '')).slice(0, 160) : null;
+  return {url: location.href, focus, texts, fields, states, dialogs: Array.from(new Set(dialogs)), media, style: styleHash, canvas: hash};
+}
+"""

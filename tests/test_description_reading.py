@@ -1,0 +1,72 @@
+"""Reading descriptions and assertions without a page: what the offline judge takes from the words."""
+from __future__ import annotations
+
+from graphs.description import clears_first, parse
+from graphs.grounding import key_for, match_description
+from graphs.sentences import compile_sentence
+
+
+def el(ref: int, name: str, role: str = "button", tag: str = "button", bbox=(0, 0, 40, 20), **kw) -> dict:
+    return {"ref": ref, "name": name, "text": name, "role": role, "tag": tag, "bbox": list(bbox), "css": f"#e{ref}", **kw}
+
+
+def kinds_of(sentence: str) -> list[tuple[str, tuple]]:
+    return [(c.kind, c.texts) for c in compile_sentence(sentence)]
+
+
+def test_a_relation_makes_its_quote_an_anchor_not_a_name():
+    q = parse("Click the round checkbox to the left of 'buy milk'", "Click")
+    assert q.kinds == {"checkbox"} and q.phrases == []
+    assert (q.relation.how, q.relation.anchor) == ("left", "buy milk")
+    assert parse("Turn on the 'Push' switch", "Click").relation is None  # a phrasal verb, not "inside"
+
+
+def test_ordinals_rows_positions_and_symbols():
+    assert parse("Tap the third 250 ml glass", "Click").ordinal == (3, "glass")
+    q = parse("Click the first card in the second row", "Click")
+    assert q.ordinal == (1, "card") and q.line == ("row", 2)
+    assert parse("Click the top-left square", "Click").position == (0.0, 0.0)
+    assert parse("Click the '+' button", "Click").symbols == ["+"]
+    assert parse("Add a second passenger", "Click").ordinal is None  # "a second" is not "the second"
+
+
+def test_keys_named_in_words():
+    assert key_for({"description": "Press Page Down"}) == "PageDown"
+    assert key_for({"description": "Press the down arrow"}) == "ArrowDown"
+    assert key_for({"description": "Press 'Escape' to close"}) == "Escape"
+    assert key_for({"description": "Press Enter", "key": "Tab"}) == "Tab"
+
+
+def test_the_official_element_index_breaks_a_tie():
+    els = [el(0, "Delete"), el(1, "Delete", bbox=(0, 40, 40, 20))]
+    assert match_description("Click 'Delete'", els, "Click", element_index=1).args == {"ref": 1}
+    assert match_description("Click 'Delete'", els, "Click", element_index=0).args == {"ref": 0}
+
+
+def test_a_close_call_has_a_small_margin_and_a_clear_one_a_large_one():
+    close = match_description("Click 'Save'", [el(0, "Save"), el(1, "Save", bbox=(0, 40, 40, 20))], "Click")
+    clear = match_description("Click 'Save'", [el(0, "Save"), el(1, "Cancel")], "Click")
+    assert close.margin < 0.15 <= clear.margin and clear.chosen["css"] == "#e0"
+
+
+def test_type_takes_its_text_from_the_quotes_and_replaces_only_when_told():
+    field = el(0, "Title", role="textbox", tag="input")
+    plan = match_description("Type 'good movie' into the 'Title' input", [el(1, "good movie"), field], "Type")
+    assert plan.args == {"ref": 0}
+    assert clears_first("Change the guess to '50'") and not clears_first("Type '50' into the guess field")
+
+
+def test_sentences_compile_to_claims_a_page_can_decide():
+    assert kinds_of("'Walk dog' disappears from the list") == [("absent", ("Walk dog",))]
+    assert kinds_of("The help dialog closes") == [("closed", ())]
+    assert kinds_of("'Buy milk' is struck through") == [("struck", ("Buy milk",))]
+    assert kinds_of("Only 'Pay rent' is listed") == [("only", ("Pay rent",))]
+    assert kinds_of("'Large' is selected") == [("selected", ("Large",))]
+    assert kinds_of("'Prev' becomes clickable") == [("enabled", ("Prev",))]
+    assert kinds_of("'A' disappears and 'B' appears") == [("absent", ("A",)), ("shown", ("B",))]
+    assert kinds_of("The days run from 1 to 28")[0] == ("range", ("28",))
+    assert kinds_of("The score reads 4") == [("reads", ("score", "4"))]
+    assert kinds_of("Something nice happens") == [("changed", ())]
+    assert kinds_of("Nothing happens: the first question is still shown") == [("unchanged", ())]
+    shown = compile_sentence("The display shows '7'")[0]
+    assert shown.display and not compile_sentence("The '7' button appears")[0].display
