@@ -110,13 +110,19 @@ def make_mutants(task: Task, work: Path, kinds: tuple[str, ...] = KINDS) -> list
             target = next(((i, sel_of(a)) for i, a in asserted if a["type"] in ("Click", "Type") and sel_of(a)), None)
             if target:
                 d = copy(kind)
-                _inject(d / page, "<style>%s { display: none !important; }</style>" % target[1])
+                # Its labels go too: a person would otherwise click the label ("Under $50") and the page still works.
+                sel = target[1]
+                _inject(d / page, "<style>%s, label:has(%s) { display: none !important; }</style><script>(() => { "
+                                  "const e = document.querySelector(%s); if (e && e.labels) for (const l of e.labels) "
+                                  "l.style.setProperty('display', 'none', 'important'); })();</script>"
+                        % (sel, sel, json.dumps(sel)))
                 out.append(Mutant(kind, d, page, f"target of action {target[0]} removed"))
         elif kind == "element_renamed":
             target = next(((i, sel_of(a)) for i, a in asserted if a["type"] == "Click" and sel_of(a)), None)
             if target:
                 d = copy(kind)
-                _inject(d / page, "<script>(() => { const e = document.querySelector(%s); if (e) { e.textContent = 'Item'; "
+                _inject(d / page, "<script>(() => { const e = document.querySelector(%s); if (e) { "
+                                  "for (const l of e.labels || []) l.textContent = 'Item'; e.textContent = 'Item'; "
                                   "e.setAttribute('aria-label', 'Item'); e.id = 'renamed-target'; } })();</script>"
                         % json.dumps(target[1]))
                 out.append(Mutant(kind, d, page, f"target of action {target[0]} relabelled and re-id'd"))
