@@ -20,9 +20,10 @@ def _share(values: list[bool]) -> float | None:
 
 def agreement(judgements: list[tuple[str, object]]) -> dict:
     """grounding_agreement: share of reference actions whose words-only element is the hinted one;
-    assertion_agreement: share of asserted actions (references and mutants) whose sentence verdict
-    equals the structured checks' verdict; unverifiable_share: share of sentences with nothing decidable."""
-    grounded, asserted, unverifiable = [], [], []
+    assertion_agreement: share of asserted actions (references and mutants) whose decided sentence
+    verdict equals the structured checks' verdict; unverifiable sentences are counted apart
+    (unverifiable_share), and assertion_agreement_all counts them too, as the pass or fail they got."""
+    grounded, asserted, asserted_all, unverifiable = [], [], [], []
     for agent, result in judgements:
         if agent != "reference" and agent not in KINDS:
             continue
@@ -31,11 +32,14 @@ def agreement(judgements: list[tuple[str, object]]) -> dict:
             if agent == "reference" and g.get("agrees_with_hint") is not None:
                 grounded.append(bool(g["agrees_with_hint"]))
             if "structured_passed" in v:
-                asserted.append(v["passed"] == v["structured_passed"])
+                asserted_all.append(v["passed"] == v["structured_passed"])
+                if v.get("method") != "unverifiable":
+                    asserted.append(v["passed"] == v["structured_passed"])
             if v:
                 unverifiable.append(v.get("method") == "unverifiable")
     return {"grounding_agreement": _share(grounded), "grounded_actions": len(grounded),
             "assertion_agreement": _share(asserted), "asserted_actions": len(asserted),
+            "assertion_agreement_all": _share(asserted_all), "asserted_actions_all": len(asserted_all),
             "unverifiable_share": _share(unverifiable)}
 
 
