@@ -103,6 +103,12 @@ def calibrate(
     for k, v in res["by_kind"].items():
         t.add_row(k, str(v["mutants"]), str(v["detected"]))
     out.print(t)
+    keys = ("grounding_agreement", "assertion_agreement", "assertion_agreement_all", "unverifiable_share",
+            "oracle_ifs_mean", "oracle_ifs_min", "blank_vfs_max", "false_negative_rate", "real_orig_final_min",
+            "real_variants_below", "real_unavailable")
+    for k in keys:
+        if res.get(k) is not None:
+            out.print(f"{k}: {res[k]}")
 
 
 def bench(
