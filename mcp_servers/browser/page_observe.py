@@ -8,15 +8,22 @@ hit test), so stacked tab panels, off-canvas slides and text planted under an ov
 # Helpers shared by the scripts below: painted(el), uncovered(el), holders(), regionOf(el), colours.
 SEEING_FNS = """
   const flat = (s) => (s || '').replace(/\\s+/g, ' ').trim();
+  // Whether an element and its ancestors are shown, memoised for one evaluation (ancestors repeat).
+  const shownMemo = new Map();
+  const shownUp = (e) => {
+    if (!e) return true;
+    if (shownMemo.has(e)) return shownMemo.get(e);
+    const s = getComputedStyle(e);
+    const v = !(s.display === 'none' || s.visibility === 'hidden' || parseFloat(s.opacity) < 0.05) &&
+              shownUp(e.parentElement);
+    shownMemo.set(e, v);
+    return v;
+  };
   const painted = (el) => {
     const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
     if (r.width < 1 || r.height < 1 || r.right + scrollX <= 0 || r.bottom + scrollY <= 0) return false;
     if (parseFloat(cs.fontSize) < 4 || /^rgba\\(.*,\\s*0\\)$/.test(cs.color) || cs.color === 'transparent') return false;
-    for (let e = el; e; e = e.parentElement) {
-      const s = getComputedStyle(e);
-      if (s.display === 'none' || s.visibility === 'hidden' || parseFloat(s.opacity) < 0.05) return false;
-    }
-    return true;
+    return shownUp(el);
   };
   const related = (a, b) => a === b || a.contains(b) || b.contains(a);
   // An element lying over another hides it only where it paints: a transparent box with no text of
@@ -30,8 +37,14 @@ SEEING_FNS = """
     const r = el.getBoundingClientRect(), vw = innerWidth, vh = innerHeight;
     const x0 = Math.max(r.left, 0), y0 = Math.max(r.top, 0), x1 = Math.min(r.right, vw), y1 = Math.min(r.bottom, vh);
     if (x1 - x0 < 1 || y1 - y0 < 1) return true;
-    for (const [fx, fy] of [[0.5, 0.5], [0.2, 0.5], [0.8, 0.5], [0.5, 0.2], [0.5, 0.8]]) {
-      for (const hit of document.elementsFromPoint(x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy)) {
+    const points = [[0.5, 0.5], [0.2, 0.5], [0.8, 0.5], [0.5, 0.2], [0.5, 0.8]].map(([fx, fy]) =>
+      [x0 + (x1 - x0) * fx, y0 + (y1 - y0) * fy]);
+    for (const [x, y] of points) {  // the common case: a single hit test reaches it
+      const hit = document.elementFromPoint(x, y);
+      if (hit && related(hit, el)) return true;
+    }
+    for (const [x, y] of points) {
+      for (const hit of document.elementsFromPoint(x, y)) {
         if (related(hit, el)) return true;
         if (!seeThrough(hit)) break;
       }
