@@ -23,6 +23,9 @@ class Budget(BaseModel):
     dollars: float = Field(5.0, description="model cost in US dollars")
 
 
+FEEDBACK = ("none", "scores", "actions")  # never expected texts, selectors or checkpoint pixels
+
+
 class NoReference(RuntimeError):
     """The task names no reference site, so a coder that copies it cannot run (the task is skipped)."""
 
@@ -38,6 +41,7 @@ class CoderJob:
     tools: Toolbox | None = None  # the run's own MCP servers (metrics, browser), e.g. for OCR of a frame
     thread: str = ""  # a stable id of this (run, task), for a coder that resumes a killed loop
     state_db: Path | None = None  # where a resumable coder keeps its checkpoints
+    feedback: str = "scores"  # what the coder's own replay tells it: none | scores | actions (see FEEDBACK)
 
 
 class CoderOutput(BaseModel):

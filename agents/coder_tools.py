@@ -18,6 +18,7 @@ CODER_TOOLS = [
         {"index": {"type": "integer"}}, ["index"]),
     _fn("compare_with_frame", "Render index.html and compare its screenshot with a recording frame (similarity 0..1).",
         {"index": {"type": "integer"}}, ["index"]),
-    _fn("replay", "Replay the recorded actions on index.html in Chromium; you learn which action first failed and why."),
+    _fn("replay", "Replay the recorded actions on index.html in Chromium; you learn how many replayed successfully "
+        "(and, where the run allows it, which ones)."),
     _fn("finish", "Stop: index.html is your final page."),
 ]

@@ -47,7 +47,7 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
                 continue
         probe = label_probe(plan.args) if quotes else None
         if probe:
-            label = json.loads((await tools.call("browser", "evaluate", session=sid, expression=probe))["value"])
+            label = json.loads((await tools.call("browser", "evaluate", session=sid, expression=probe, isolated=True))["value"])
             if label is None or not names_agree(quotes, label):
                 tried.append({"strategy": plan.strategy, "args": plan.args, "ok": False,
                               "error": f"no visible element named like {quotes} there (found {str(label)[:60]!r})"})
@@ -82,7 +82,7 @@ async def _same_element(tools: Toolbox, sid: str, hinted: str, chosen_css: str |
     """Whether the chosen element is the hinted one (or lies in it, or is its label)."""
     if not chosen_css:
         return None
-    out = await tools.call("browser", "evaluate", session=sid,
+    out = await tools.call("browser", "evaluate", session=sid, isolated=True,
                            expression=SAME_ELEMENT % (json.dumps(hinted), json.dumps(chosen_css)))
     return None if out.get("error") else json.loads(out["value"])
 

@@ -35,6 +35,8 @@ class IterContext:
     task_id: str
     workspace: Path
     frames: list[str]
+    replayed: dict | None = None  # the task its replay judges: assertions kept, hints gone (never shown)
+    feedback: str = "scores"  # what the replay tells the coder (agents.coder.FEEDBACK)
 
 
 class IterState(TypedDict, total=False):
@@ -89,7 +91,8 @@ async def agent(state: IterState, runtime: Runtime[IterContext]) -> dict:
     reason = budget_left(state, ctx.budget)
     if reason:
         return {"done": True, "stop_reason": f"budget: {reason}"}
-    reply = await complete(_trim_images(state["messages"]), ctx.model, tools=CODER_TOOLS)
+    offered = [t for t in CODER_TOOLS if ctx.feedback != "none" or t["function"]["name"] != "replay"]
+    reply = await complete(_trim_images(state["messages"]), ctx.model, tools=offered)
     msg: dict = {"role": "assistant", "content": reply.text or None}
     if reply.tool_calls:
         msg["tool_calls"] = [{"id": c.id, "type": "function",
@@ -195,15 +198,22 @@ async def _execute(ctx: IterContext, name: str, args: dict, drafts: list, turn: 
 
 
 async def _replay(ctx: IterContext, drafts: list) -> str:
-    j = await judge(ctx.tools, ctx.task, str(ctx.workspace), str(ctx.workspace / "index.html"), JudgeConfig(visual=False))
-    passed = j["successful_actions"]
+    if ctx.feedback == "none":
+        raise ValueError("replay is not offered in this run")
+    j = await judge(ctx.tools, ctx.replayed or ctx.task, str(ctx.workspace), str(ctx.workspace / "index.html"),
+                    JudgeConfig(visual=False, hints=False))
     if drafts:
-        drafts[-1]["passed"] = passed
-    failed = next((a for a in j["actions"] if a["status"] == "failed"), None)
-    head = f"{passed} of {j['total_actions']} actions replayed successfully."
-    if failed:
-        head += f" Action {failed['index']} ({failed['type']}: {failed['description']}) failed: {failed['error']}"
-    return head
+        drafts[-1]["passed"] = j["successful_actions"]
+    return replay_feedback(j, ctx.feedback)
+
+
+def replay_feedback(j: dict, level: str) -> str:
+    """What a coder learns from a replay: how many actions replayed, and with `actions` which passed,
+    in the actions' own words; never why (an error can quote the expected text)."""
+    head = f"{j['successful_actions']} of {j['total_actions']} actions replayed successfully."
+    if level != "actions":
+        return head
+    return "\n".join([head, *(f"{a['index']}. {a['type']}: {a['description']} -> {a['status']}" for a in j["actions"])])
 
 
 def after_agent(state: IterState) -> Literal["tools", "__end__"]:

@@ -16,12 +16,15 @@ from tasks.frames import sample_frames
 from tasks.loader import Task
 
 
-def coder_view(task: Task) -> dict:
-    """The task as a coder may see it: actions in words, no reference-side hints or checks."""
+def coder_view(task: Task, assertions: bool = False) -> dict:
+    """The task as a coder may see it: actions in words, no reference-side hints, checks or assertions.
+    With `assertions`, what the coder's own replay judges (kept from the coder all the same)."""
     rec = task.record.model_dump(mode="json", exclude_none=True)
     rec.pop("iwr", None)
     for a in rec["action_sequence"]:
         a.pop("iwr", None)
+        if not assertions:
+            a.pop("logical_assertion", None)
     return rec
 
 
@@ -32,14 +35,15 @@ def model_notes(messages: list) -> list[dict]:
 
 
 def coder_servers(workspace: Path, shots: Path, task: Task) -> dict:
+    """The coder's servers, each confined to what a coder may see (as `iwr prepare` configures them)."""
     return {"workspace": stdio_server("workspace", "--root", str(workspace)),
-            "browser": stdio_server("browser", "--shots", str(shots)),
-            "assets": stdio_server("assets", "--tasks", str(task.suite_root)),
+            "browser": stdio_server("browser", "--shots", str(shots), "--serve-only", str(workspace)),
+            "assets": stdio_server("assets", "--tasks", str(task.suite_root), "--task", task.id),
             "metrics": stdio_server("metrics", "--allow", str(workspace), "--allow", str(shots))}
 
 
 async def iterative(task: Task, out_dir: Path, model: ModelConfig, budget: Budget, thread: str,
-                    checkpoints_db: Path) -> dict:
+                    checkpoints_db: Path, feedback: str = "scores") -> dict:
     """Let the agent build `out_dir/index.html`; keeps the best draft; resumes a killed loop by `thread`."""
     copy_assets(task, out_dir)
     frames_dir = out_dir / "frames"
@@ -60,7 +64,7 @@ async def iterative(task: Task, out_dir: Path, model: ModelConfig, budget: Budge
                 Toolbox(coder_servers(out_dir, shots, task), errlog=errlog) as tools:
             graph = build_iterative_graph(saver)
             ctx = IterContext(tools=tools, model=model, budget=budget, task=view, task_id=task.id,
-                              workspace=out_dir, frames=frames)
+                              workspace=out_dir, frames=frames, replayed=coder_view(task, assertions=True), feedback=feedback)
             prior = await graph.aget_state(config)
             if prior.values and not prior.values.get("done"):
                 state = await graph.ainvoke(None, config=config, context=ctx)  # resume where it stopped
@@ -94,5 +98,5 @@ class Iterative:
     name, needs_model, iterates = "iterative", True, True
 
     async def make(self, job: CoderJob) -> CoderOutput:
-        rec = await iterative(job.task, job.out, job.model, job.budget, job.thread, job.state_db)
+        rec = await iterative(job.task, job.out, job.model, job.budget, job.thread, job.state_db, job.feedback)
         return CoderOutput(**rec, trajectory=str(job.out.parent / "trajectory.json"))

@@ -22,6 +22,7 @@ from agents.models import ModelConfig
 from agents.toolbox import Toolbox, ToolCallError
 from graphs.act_offline import attempt, scroll
 from graphs.judge_llm import JudgeModelError, LlmJudge
+from graphs.pictures import PICTURE_SHARE, asset_digests, picture_share
 from graphs.profiles import LLM_METRIC, Profile, profile_named
 from tasks import defaults
 from tasks.checkpoints import check_usable, checkpoint_plan, judged_steps
@@ -89,6 +90,18 @@ class JudgeContext:
     hidden: dict = field(default_factory=dict)  # the current action's hints held back (hints off): selector, checks
     before_view: dict | None = None  # what the page showed before the current action (for its assertion)
     seen: set = field(default_factory=set)  # names of the elements listed so far (for "the new card")
+    assets: set | None = None  # content hashes of the task's assets (pictures.py)
+    pictures: dict = field(default_factory=dict)  # step -> share of the viewport painted by foreign rasters
+
+    async def note_pictures(self, sid: str, step: int, task_folder: str, artifact: str) -> None:
+        """How much of a scored screenshot is raster content that is not the task's own assets."""
+        if not self.config.visual or self.config.paper_compat:
+            return
+        if self.assets is None:
+            self.assets = asset_digests(task_folder)
+        root = Path(artifact) if Path(artifact).is_dir() else Path(artifact).parent
+        seen = await self.tools.call("browser", "rasters", session=sid)
+        self.pictures[step] = picture_share(seen, root.resolve(), self.assets)
 
     def reference_for(self, task_folder: str, step: int) -> str | None:
         """The checkpoint a screenshot is compared with: the task's pairing (tasks/checkpoints.py), or
@@ -135,6 +148,7 @@ async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     sid = runtime.context.session = opened["session"]
     shot = await tools.call("browser", "screenshot", session=sid, name="step_0", wait_ms=cfg.default_wait_ms)
     runtime.context.start_scoring(0, state["task_folder"], shot["path"])
+    await runtime.context.note_pictures(sid, 0, state["task_folder"], state["artifact"])
     page, elements = await asyncio.gather(tools.call("browser", "state", session=sid, max_text=200),
                                           tools.call("browser", "elements", session=sid, limit=5))
     # A page with no text and nothing to interact with is a picture of a page, not a page.
@@ -163,6 +177,7 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
             shots[str(i + 1)] = trace["screenshot"] = shot["path"]
             if action.get("visual_evaluation_flag"):
                 ctx.start_scoring(i + 1, state["task_folder"], shot["path"])
+                await ctx.note_pictures(sid, i + 1, state["task_folder"], state["artifact"])
             verdict = await check_assertion(ctx, sid, action, before, shot["path"])
             if verdict is not None:
                 trace["assertion"] = verdict
@@ -226,6 +241,8 @@ async def score(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
         values = await ctx.pending.pop(k)
         backends.update({m: f"{v['backend']} {v['version']}".strip() for m, v in values.items()})
         entry = {"step": k, "reference": ref, "candidate": candidate, "metrics": {m: v["value"] for m, v in values.items()}}
+        if ctx.pictures.get(k, 0.0) >= PICTURE_SHARE:  # a picture of the page, not a page (pictures.py)
+            entry.update(picture_share=ctx.pictures[k], metrics={m: 0.0 for m in entry["metrics"]})
         if ctx.config.chance_corrected:
             entry["raw"] = {m: v["detail"]["raw"] for m, v in values.items() if "raw" in v.get("detail", {})}
         if ctx.config.hvs_metric == LLM_METRIC:
@@ -237,7 +254,8 @@ async def score(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
             backends[LLM_METRIC] = f"{ctx.config.model.model} rubric-100"
         out.append(entry)
     await ctx.tools.call("browser", "close", session=state["session"])
-    return {"checkpoints": out, "backends": backends}
+    pictured = ["pictures_of_page"] if any("picture_share" in c for c in out) else []
+    return {"checkpoints": out, "backends": backends, "flags": state.get("flags", []) + pictured}
 
 
 def build_judge_graph():

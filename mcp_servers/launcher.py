@@ -16,7 +16,7 @@ def build(name: str, args: argparse.Namespace):
     if name == "browser":
         from mcp_servers.browser.server import build_server
 
-        return build_server(shots_dir=args.shots)
+        return build_server(shots_dir=args.shots, serve_only=args.serve_only)
     if name == "metrics":
         from mcp_servers.metrics.server import build_server
 
@@ -24,7 +24,7 @@ def build(name: str, args: argparse.Namespace):
     if name == "assets":
         from mcp_servers.assets.server import build_server
 
-        return build_server(args.tasks, judge_mode=args.judge)
+        return build_server(args.tasks, judge_mode=args.judge, only=args.task)
     if name == "workspace":
         from mcp_servers.workspace.server import build_server
 
@@ -32,7 +32,7 @@ def build(name: str, args: argparse.Namespace):
     if name == "bench":
         from mcp_servers.bench.server import build_server
 
-        return build_server(args.tasks, args.root or Path.cwd() / "bench")
+        return build_server(args.tasks, args.root or Path.cwd() / "bench", feedback=args.feedback)
     raise SystemExit(f"unknown server {name!r}; choose one of {', '.join(SERVERS)}")
 
 
@@ -41,6 +41,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("name", choices=SERVERS)
     p.add_argument("--http", type=int, metavar="PORT", help="serve streamable HTTP on 127.0.0.1:PORT instead of stdio")
     p.add_argument("--shots", type=Path, help="browser: folder for screenshots (default: a temp folder)")
+    p.add_argument("--serve-only", type=Path, help="browser: open only files inside this folder (a coder's "
+                   "workspace); no URLs")
+    p.add_argument("--task", help="assets: show only this task (a coder's view)")
+    p.add_argument("--feedback", choices=("none", "scores", "actions"), default="scores",
+                   help="bench: what evaluate tells the client (scores by default; never expected texts)")
     p.add_argument("--allow", type=Path, action="append", default=[],
                    help="metrics: a folder images may be read from (repeatable; default: cwd and temp)")
     p.add_argument("--tasks", type=Path, default=BUNDLED_SUITE, help="assets, bench: the suite (default: the bundled one)")

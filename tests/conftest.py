@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+# Registers of prepared workspaces and their judgements (tasks/marker.py) stay out of the tester's home.
+os.environ["IWR_STATE_DIR"] = tempfile.mkdtemp(prefix="iwr-test-state-")
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "tasks" / "suite"
@@ -101,8 +104,13 @@ def _real_apps_at_hand() -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Deselect `real_apps` tests on a machine that cannot materialise tasks/real (a fresh clone without the
-    mirror), unless they were asked for with -m; the terminal summary says so."""
+    """Deselect `cheats_full` unless asked for with -m; deselect `real_apps` tests on a machine that cannot
+    materialise tasks/real (a fresh clone without the mirror), unless they were asked for with -m; the
+    terminal summary says so."""
+    if "cheats_full" not in (config.option.markexpr or ""):
+        full = [i for i in items if i.get_closest_marker("cheats_full")]
+        config.hook.pytest_deselected(items=full)
+        items[:] = [i for i in items if not i.get_closest_marker("cheats_full")]
     marked = [i for i in items if i.get_closest_marker("real_apps")]
     if not marked or "real_apps" in (config.option.markexpr or "") or _real_apps_at_hand():
         return

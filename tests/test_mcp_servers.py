@@ -122,4 +122,25 @@ async def test_bench_server_take_submit_evaluate(suite_dir, tmp_path):
         assert Path(sub["stored"]).is_file()
         res = data_of(await c.call_tool("evaluate", {"task_id": tid}))
         assert res["status"] == "scored" and res["ifs"] == 1.0 and res["final"] > 0.9
-        assert all(a["status"] == "passed" for a in res["actions"])
+        assert "actions" not in res and "checkpoints" not in res  # scores only, by default
+        assert not list((tmp_path / "bench").rglob("judgement.json"))  # judgements stay out of reach
+
+
+@pytest.mark.slow
+async def test_bench_feedback_levels_never_reveal_expected_texts(suite_dir, tmp_path):
+    from mcp_servers.bench.server import feedback_of
+
+    judged = {"task_id": "1", "status": "scored", "ifs": 0.5, "vfs": 0.2, "final": 0.41, "checkpoints": [{"x": 1}],
+              "actions": [{"index": 1, "type": "Click", "description": "Click 'Go'", "status": "failed",
+                           "error": "expected 'Total: $42' visible", "grounding": {"target": {"selector": "#go"}}}]}
+    assert feedback_of(judged, "none") == {"task_id": "1", "judged": True}
+    assert feedback_of(judged, "scores") == {"task_id": "1", "status": "scored", "ifs": 0.5, "vfs": 0.2, "final": 0.41}
+    acts = feedback_of(judged, "actions")
+    assert acts["actions"] == [{"index": 1, "type": "Click", "description": "Click 'Go'", "status": "failed"}]
+    assert "$42" not in json.dumps(acts) and "#go" not in json.dumps(acts)
+    async with Client(bench_server(suite_dir, tmp_path / "bench", feedback="actions")) as c:
+        tid = data_of(await c.call_tool("list_tasks", {}))[0]["id"]
+        await c.call_tool("submit", {"task_id": tid, "html": "<html><body></body></html>"})
+        res = data_of(await c.call_tool("evaluate", {"task_id": tid}))
+        assert res["final"] < 0.2 and res["actions"][0]["status"] == "failed"
+        assert set(res["actions"][0]) == {"index", "type", "description", "status"}

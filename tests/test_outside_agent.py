@@ -3,6 +3,7 @@ the servers listed there from another folder, as an MCP client would, reads the 
 writes and renders a page, then `iwr judge` scores what it left."""
 import asyncio
 import json
+import os
 import subprocess
 import sys
 from contextlib import AsyncExitStack
@@ -111,4 +112,9 @@ async def test_prepare_then_an_outside_agent_over_stdio_then_judge(tmp_path):
         await call(workspace, "write_file", path="index.html", content=BROKEN)
         broken = await judge(ws, elsewhere)
     assert broken["status"] == "scored" and broken["ifs"] < good["ifs"] and broken["final"] < good["final"] - 0.2
-    assert json.loads((ws / "judgement.json").read_text())["final"] == broken["final"]
+    # the judgement is kept outside the workspace, and the marker names no path
+    assert not (ws / "judgement.json").exists() and not list(ws.glob(".iwr-judge*"))
+    marker = json.loads((ws / "iwr-task.json").read_text())
+    assert set(marker) == {"task_id", "key"}
+    kept = Path(os.environ["IWR_STATE_DIR"]) / "judgements" / marker["key"] / "judgement.json"
+    assert json.loads(kept.read_text())["final"] == broken["final"]

@@ -27,26 +27,31 @@ def judge(
     explore_model: Optional[str] = typer.Option(None, help="also let this model explore the page with browser-use "
                                                 "(needs scripts/setup_explore.sh); reported under probes.explore"),
     explore_api_base: Optional[str] = typer.Option(None, help="base URL of the explore model's OpenAI-compatible server"),
+    task_id: Optional[str] = typer.Option(None, "--task", help="judge FOLDER as this task (the marker is then not read)"),
+    tasks: Path = typer.Option(BUNDLED_SUITE, help="with --task: the suite it is in"),
     as_json: bool = typer.Option(False, "--json", help="print the result with every action and checkpoint"),
 ):
-    """Judge the page an agent left in a prepared workspace (or a run's task folder).
+    """Judge the page an agent left in a prepared workspace; the judgement is written outside it
+    (under $IWR_STATE_DIR, default ~/.local/state/iwr), never into the folder.
 
     Examples:
       iwr judge /tmp/ws --json
       iwr judge /tmp/ws --profile paper --judge-model openai/gpt-4o
       iwr judge /tmp/ws --explore-model openai/qwen --explore-api-base http://127.0.0.1:8000/v1
     """
-    from evals.workspace.outside import judge_folder
+    from evals.workspace.outside import judge_folder, judgement_path
+    from tasks.marker import named_workspace, read_marker
 
     logs.configure()
     try:
-        config = judge_config(profile, paper_compat, judge_model, judge_api_base, folder / ".iwr-judge" / "responses.db")
+        ws = named_workspace(folder, suite_or_exit(tasks).get(task_id)) if task_id else read_marker(folder)
+        config = judge_config(profile, paper_compat, judge_model, judge_api_base, ws.judgements / "responses.db")
         if explore_model:
             from agents.models import ModelConfig
 
             config.explore_model = ModelConfig(model=explore_model, api_base=explore_api_base, timeout_s=120.0)
-        result = asyncio.run(judge_folder(folder, config))
-    except ValueError as e:
+        result = asyncio.run(judge_folder(ws, config))
+    except (ValueError, KeyError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)
     if as_json:
@@ -56,6 +61,7 @@ def judge(
     else:
         out.print(f"task {result.task_id}: {result.status}  IFS {result.ifs * 100:.1f}  VFS {result.vfs * 100:.1f}  "
                   f"Final {result.final * 100:.1f}" + (f"  ({result.error})" if result.error else ""))
+        out.print(f"judgement: {judgement_path(ws)}")
     if result.status in ("infra_failure", "invalid_task"):
         raise typer.Exit(1)
 

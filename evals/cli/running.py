@@ -29,6 +29,8 @@ def run(
     concurrency: int = typer.Option(2, help="tasks in flight at once (browser sessions and model calls)"),
     epochs: int = typer.Option(1, help="repeat generation N times per task to measure variance"),
     turns: str = typer.Option("8", help="iterative: turn budget; comma-separated (1,2,4,8) for one run each"),
+    feedback: str = typer.Option("scores", help="iterative: what its replay tool tells the coder: none | scores (how "
+                                 "many actions replayed) | actions (pass or fail per action, its words only)"),
     retry_failed: bool = typer.Option(False, "--retry-failed", help="rerun tasks that ended in an infrastructure failure"),
     no_cache: bool = typer.Option(False, "--no-cache", help="always call the model and judge afresh (default: identical "
                                   "requests are answered from RUNS_DIR/cache/responses.db, or $IWR_RESPONSE_CACHE, and "
@@ -81,7 +83,7 @@ def run(
     for a, t in combos:
         rid = base if len(combos) == 1 else f"{base}-{a}" + (f"-t{t}" if t else "")
         cfg = RunConfig(run_id=rid, agent=a, suite=suite, runs_dir=runs_dir, model=mcfg, task_ids=task, judge=jcfg,
-                        concurrency=concurrency, epochs=epochs, retry_failed=retry_failed,
+                        concurrency=concurrency, epochs=epochs, retry_failed=retry_failed, feedback=feedback,
                         budget=Budget(turns=t) if t else Budget(), executor=executor, address=address,
                         cache_dir=None if no_cache else judge_cache(runs_dir))
         try:

@@ -60,3 +60,49 @@ def hostile(
         print_table(console, res)
     if res["failed"]:
         raise typer.Exit(1)
+
+
+def print_cheats_table(console: Console, res: dict) -> None:
+    t = Table(title=f"cheats: {res['held']} held, {res['leaks']} leaked (bar: the blank page's Final + 0.05)")
+    for c in ("case", "kind", "task", "status", "Final", "bar", "leaked", "seconds", "held"):
+        t.add_column(c, justify="left" if c in ("case", "kind", "status") else "right")
+    for r in res["rows"]:
+        t.add_row(r["case"], r["kind"], r["task"], str(r["status"]), f"{r['final'] * 100:.1f}", f"{r['bar'] * 100:.1f}",
+                  str(len(r["leaked"])), f"{r['seconds']:.1f}", "[green]held[/]" if r["held"] else "[red]LEAK[/]")
+    console.print(t)
+    for r in res["rows"]:
+        for reason in r["reasons"]:
+            console.print(f"[red]{r['case']}[/]: {reason}")
+
+
+@selftest_app.command()
+def cheats(
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object: cases, held, leaks, blank_final, rows"),
+    case: Optional[list[str]] = typer.Option(None, help="only these cases (repeatable)"),
+    run_all: bool = typer.Option(False, "--all", help="every case (the default; wins over --case)"),
+):
+    """Run the cheat corpus: each strategy as an outside agent in a prepared workspace, its page judged by
+    `iwr judge`; a case leaks when it read hidden material, beat the blank page by more than 0.05, or left
+    the mean. Exit code 1 when any case leaks.
+
+    Examples:
+      iwr selftest cheats
+      iwr selftest cheats --json --case marker_rewrite --case prototype_override
+    """
+    from evals.quality.cheats.corpus import run_cheats
+    from evals.run import logs
+
+    logs.configure()
+    console = Console(width=None if sys.stdout.isatty() else 140)
+    progress = None if as_json else (lambda r: console.log(f"{r['case']}: {'held' if r['held'] else 'LEAK'}"))
+    try:
+        res = asyncio.run(run_cheats(None if run_all or not case else list(case), on_row=progress))
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
+    if as_json:
+        typer.echo(json.dumps(res))
+    else:
+        print_cheats_table(console, res)
+    if res["leaks"]:
+        raise typer.Exit(1)

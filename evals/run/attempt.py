@@ -11,7 +11,8 @@ import structlog
 from agents.coder import CoderJob, NoReference
 from agents.models import ModelFailure, ModelUnavailable
 from agents.toolbox import InfrastructureError, Toolbox
-from evals.judging.artifact import judge_artifact, score_drafts
+from evals.judging.artifact import score_drafts
+from evals.judging.blame import judge_blaming
 from evals.records.results import TaskResult
 from evals.records.store import Store
 from evals.run.coders import coder_named
@@ -30,7 +31,8 @@ async def run_task(cfg: RunConfig, task: Task, tools: Toolbox, tdir=None) -> Tas
             "profile": cfg.judge.profile}
     coder = coder_named(cfg.agent)  # runner.check refused unknown coders and missing models
     job = CoderJob(task=task, out=tdir / "artifact", model=cfg.model, budget=cfg.budget, tools=tools,
-                   thread=f"{cfg.run_id}/{tdir.name}", state_db=cfg.run_dir / "coder-checkpoints.db")
+                   thread=f"{cfg.run_id}/{tdir.name}", state_db=cfg.run_dir / "coder-checkpoints.db",
+                   feedback=cfg.feedback)
     t0 = time.monotonic()
     try:
         made = await coder.make(job)
@@ -50,7 +52,7 @@ async def run_task(cfg: RunConfig, task: Task, tools: Toolbox, tdir=None) -> Tas
         return TaskResult(**base, status="model_failure", error=made.error, coder=record_, seconds={"coder": seconds})
     if cfg.score_turns and made.drafts:
         record_["turn_scores"] = await score_drafts(task, tdir, made.drafts, tools, cfg.judge, base)
-    r = await judge_artifact(task, job.out / made.entry, tools, cfg.judge, base)
+    r = await judge_blaming(task, job.out / made.entry, tools, cfg.judge, base)
     r.coder = record_
     r.seconds["coder"] = seconds
     return r

@@ -28,6 +28,7 @@ class RunConfig:
     retry_failed: bool = False
     budget: Budget = field(default_factory=Budget)
     score_turns: bool = True
+    feedback: str = "scores"  # what an iterative coder's own replay tells it (agents.coder.FEEDBACK)
     on_done: object = None  # called with (TaskResult, done, total) after each task, e.g. a progress bar
     cache_dir: Path | None = None  # content-addressed cache of judgements and metric values (evals/judging/cache.py)
     executor: str = "local"  # local | ray (evals/run/ray_executor.py)

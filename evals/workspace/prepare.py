@@ -20,11 +20,13 @@ def mcp_config(folder: Path, task: Task) -> dict:
     def server(*args: str) -> dict:
         return {"command": py, "args": ["-m", "mcp_servers", *args]}
 
+    # Each server is confined to what a coder may see: the browser serves only this folder, the
+    # assets server shows only this task without its hints, and metrics read only this folder.
     return {"mcpServers": {
         "iwr-workspace": server("workspace", "--root", str(folder)),
-        "iwr-browser": server("browser", "--shots", str(folder / ".shots")),
-        "iwr-assets": server("assets", "--tasks", str(task.suite_root)),
-        "iwr-metrics": server("metrics", "--allow", str(folder), "--allow", str(task.folder)),
+        "iwr-browser": server("browser", "--shots", str(folder / ".shots"), "--serve-only", str(folder)),
+        "iwr-assets": server("assets", "--tasks", str(task.suite_root), "--task", task.id),
+        "iwr-metrics": server("metrics", "--allow", str(folder)),
     }}
 
 

@@ -94,11 +94,13 @@ def scene_changes(task: Task, threshold: float = 0.02, limit: int = 16) -> list[
 
 
 def actions(task: Task, judge_mode: bool) -> list[dict]:
-    """The action list; reference-side hints (selectors, crops, checks) only in judge mode."""
+    """The action list; reference-side hints (selectors, crops, checks) and the judge's assertions only
+    in judge mode."""
     out = []
     for i, a in enumerate(task.record.action_sequence, 1):
         d = a.model_dump(mode="json", exclude_none=True)
         if not judge_mode:
             d.pop("iwr", None)
+            d.pop("logical_assertion", None)
         out.append({"index": i, **d})
     return out

@@ -24,8 +24,21 @@ from tasks.marker import write_marker
 errors = mapped_errors((core.AssetError, WorkspaceError, TaskFileError), (OSError, RuntimeError))
 
 
-def build_server(tasks: Path, root: Path) -> MCPServer:
-    """A bench over the suite at `tasks`; submissions are kept under `root/<task_id>/`."""
+def feedback_of(res: dict, level: str) -> dict:
+    """What a client learns from a judgement: the scores, and with `actions` each action's verdict in
+    its own words; never an error text, expected text, selector or checkpoint (`none`: that it was judged)."""
+    if level == "none":
+        return {"task_id": res.get("task_id"), "judged": True}
+    out = {k: res.get(k) for k in ("task_id", "status", "ifs", "vfs", "final")}
+    if level == "actions":
+        out["actions"] = [{k: a.get(k) for k in ("index", "type", "description", "status")}
+                          for a in res.get("actions", [])]
+    return out
+
+
+def build_server(tasks: Path, root: Path, feedback: str = "scores") -> MCPServer:
+    """A bench over the suite at `tasks`; submissions are kept under `root/<task_id>/`; `evaluate`
+    reports at the `feedback` level (none | scores | actions)."""
     suite = load_suite(tasks)
     root = Path(root).resolve()
     mcp = MCPServer("iwr-bench", instructions="Take an IWR task, submit index.html, get it judged.")
@@ -74,7 +87,8 @@ def build_server(tasks: Path, root: Path) -> MCPServer:
     @mcp.tool(annotations=ACTS)
     @errors
     async def evaluate(task_id: str) -> dict:
-        """Judge the submitted page (offline profile) and return IFS, VFS, Final and each action's verdict."""
+        """Judge the submitted page (offline profile) and return what this bench reveals: IFS, VFS and Final
+        (and each action's pass or fail when it was started with --feedback actions)."""
         d = folder(task_id)
         if not (d / "index.html").is_file():
             raise WorkspaceError(f"nothing submitted for task {task_id} yet; call submit first")
@@ -82,10 +96,6 @@ def build_server(tasks: Path, root: Path) -> MCPServer:
             proc = await anyio.run_process([sys.executable, "-m", "evals.cli", "judge", str(d), "--json"], check=False)
         if proc.returncode != 0:
             raise RuntimeError(f"judge failed: {proc.stderr.decode(errors='replace')[-600:]}")
-        res = json.loads(proc.stdout)
-        res["actions"] = [{k: a.get(k) for k in ("index", "type", "description", "status", "error")}
-                          for a in res.get("actions", [])]
-        res.pop("checkpoints", None)
-        return res
+        return feedback_of(json.loads(proc.stdout), feedback)
 
     return mcp

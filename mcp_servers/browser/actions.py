@@ -8,9 +8,11 @@ from pathlib import Path
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+from mcp_servers.browser import world
 from mcp_servers.browser.hub import BrowserFault, Session, SessionError
-from mcp_servers.browser.page_observe import OBSERVE
-from mcp_servers.browser.page_scripts import CLICK_POINT, LIST_ELEMENTS, PAGE_STATE, RUN_CHECKS
+from mcp_servers.browser.page_observe import OBSERVE, RASTERS
+from mcp_servers.browser.page_scripts import CLEAR_TARGET, KEEP_REFS, OPTION_LABELS, PAGE_STATE, POINT_OF, RUN_CHECKS, \
+    SET_OPTION
 from mcp_servers.browser.capture import settled_png
 from mcp_servers.browser.settle import settle_page
 
@@ -33,12 +35,19 @@ async def _bounded(coro, seconds: float, what: str):
         if "Target page, context or browser has been closed" in msg or "crash" in msg.lower():
             raise BrowserFault(f"{what}: {msg}") from None
         raise ActionFailed(f"{what}: {msg}") from None
+    except world.WorldError as e:
+        raise ActionFailed(f"{what}: {e}") from None
+
+
+async def _in_world(s: Session, fn: str, arg, seconds: float, what: str):
+    """A script of ours in the judge's world of the page (see world.py), bounded in time."""
+    return await _bounded(world.call(s, fn, arg), seconds, what)
 
 
 async def settle(s: Session, wait_ms: int = 0, timeout_s: float = 2.0) -> dict:
     """Wait the recorded time, then until the network is idle and the DOM stopped changing (bounded);
     the screenshot that follows waits for a freshly painted frame itself."""
-    return await settle_page(s.page, s.inflight, wait_ms, timeout_s)
+    return await settle_page(s, wait_ms, timeout_s)
 
 
 async def screenshot(s: Session, name: str | None = None, full_page: bool = False, timeout_s: float = 20,
@@ -62,37 +71,39 @@ async def screenshot(s: Session, name: str | None = None, full_page: bool = Fals
 async def list_elements(s: Session, limit: int = 400, texts: bool = False) -> list[dict]:
     """Visible interactive elements in DOM order, each with a `ref` usable by click/type/hover; with
     `texts`, painted text leaves and images outside them follow (`interactive` false)."""
-    handle = await _bounded(s.page.evaluate_handle(LIST_ELEMENTS, [limit, texts]), 15, "listing elements")
-    s.elements = handle
-    infos = await _bounded(handle.evaluate("pair => pair[1]"), 15, "listing elements")
+    infos = await _in_world(s, KEEP_REFS, [limit, texts], 15, "listing elements")
+    s.elements = True
     return infos
 
 
-async def _element(s: Session, ref: int):
-    if s.elements is None:
-        raise SessionError("call elements first: refs come from the last element list")
-    el = await _bounded(s.elements.evaluate_handle("(pair, i) => pair[0][i] || null", ref), 10, "resolving ref")
-    node = el.as_element()
-    if node is None:
-        raise ActionFailed(f"no element with ref {ref} in the last element list")
-    return node
+def _target(s: Session, ref: int | None, selector: str | None) -> dict | None:
+    """A target our own world finds (a ref of the last element list, or a CSS selector), or None."""
+    if ref is not None:
+        if s.elements is None:
+            raise SessionError("call elements first: refs come from the last element list")
+        return {"ref": ref}
+    return {"selector": selector} if selector else None
 
 
 async def _locate(s: Session, ref: int | None, selector: str | None, text: str | None, role: str | None = None):
-    """An element handle from a ref, a CSS selector, an ARIA role (named by `text`) or visible text."""
-    if ref is not None:
-        return await _element(s, ref)
-    if selector:
-        loc = s.page.locator(selector)
-    elif role:
+    """A target for our world (ref or selector), or an element handle Playwright found by an ARIA role
+    (named by `text`) or by visible text; None when nothing was named."""
+    found = _target(s, ref, selector)
+    if found is not None:
+        return found
+    if role:
         loc = s.page.get_by_role(role, name=text) if text else s.page.get_by_role(role)
     elif text:
         loc = s.page.get_by_text(text, exact=False)
     else:
         return None
+    return await _first_visible(loc, text)
+
+
+async def _first_visible(loc, named: str | None):
     visible = loc.filter(visible=True)  # one query for the first visible match, not one per candidate
     if not await _bounded(visible.count(), 10, "finding element"):
-        raise ActionFailed(f"no visible element matches {selector or text!r}")
+        raise ActionFailed(f"no visible element matches {named!r}")
     return await _bounded(visible.first.element_handle(timeout=5000), 6, "finding element")
 
 
@@ -105,14 +116,22 @@ async def click(s: Session, ref: int | None = None, selector: str | None = None,
             raise SessionError("click needs a ref, a selector, a text, or both x and y")
         await _bounded(s.page.mouse.click(x, y), timeout_s, "click")
         return {"clicked": "point", "x": x, "y": y}
-    at = await _click_point(el, "click")
+    at = await _click_point(s, el, "click")
     await _bounded(s.page.mouse.click(at["x"], at["y"]), timeout_s, "click")
     return {"clicked": "element", "bbox": at["bbox"]}
 
 
-async def _click_point(el, what: str) -> dict:
-    """Where a click on `el` lands (it is scrolled into view first); ActionFailed when it cannot be clicked."""
-    at = await _bounded(el.evaluate(CLICK_POINT), 10, what)
+async def _click_point(s: Session, el, what: str) -> dict:
+    """Where a click on `el` lands (it is scrolled into view first); ActionFailed when it cannot be clicked.
+    Refs and selectors are resolved and checked in our own world, where the page's scripts cannot answer."""
+    if isinstance(el, dict):
+        at = await _in_world(s, POINT_OF, el, 10, what)
+        if el.get("selector") and at.get("error", "").startswith(("invalid selector", "no visible element")):
+            # Playwright's selector syntax (`>>`, text=, open shadow roots) is more than CSS: its engine finds it
+            el = await _first_visible(s.page.locator(el["selector"]), el["selector"])
+            at = await _bounded(el.evaluate("(el) => (" + POINT_OF + ")({element: el})"), 10, what)
+    else:
+        at = await _bounded(el.evaluate("(el) => (" + POINT_OF + ")({element: el})"), 10, what)
     if "error" in at:
         raise ActionFailed(f"{what}: {at['error']}")
     return at
@@ -127,7 +146,7 @@ async def hover(s: Session, ref: int | None = None, selector: str | None = None,
             raise SessionError("hover needs a ref, a selector, a text, or both x and y")
         await _bounded(s.page.mouse.move(x, y), timeout_s, "hover")
         return {"hovered": "point"}
-    at = await _click_point(el, "hover")
+    at = await _click_point(s, el, "hover")
     await _bounded(s.page.mouse.move(at["x"], at["y"]), timeout_s, "hover")
     return {"hovered": "element"}
 
@@ -138,9 +157,12 @@ async def type_text(s: Session, text: str, ref: int | None = None, selector: str
     """Focus an element (by ref, selector, role and name in `label`, or visible label), then type key by key."""
     el = await _locate(s, ref, selector, label, role)
     if el is not None:
-        at = await _click_point(el, "focus before typing")
+        at = await _click_point(s, el, "focus before typing")
         await _bounded(s.page.mouse.click(at["x"], at["y"]), timeout_s, "focus before typing")
-        if clear:
+        if clear and isinstance(el, dict):  # select what the field holds, then delete it as a person does
+            if await _in_world(s, CLEAR_TARGET, el, 10, "clear"):
+                await _bounded(s.page.keyboard.press("Backspace"), timeout_s, "clear")
+        elif clear:
             await _bounded(el.fill("", timeout=timeout_s * 1000), timeout_s + 2, "clear")
     await _bounded(s.page.keyboard.type(text, delay=delay_ms), timeout_s + len(text) * delay_ms / 1000, "type")
     return {"typed": len(text)}
@@ -149,18 +171,18 @@ async def type_text(s: Session, text: str, ref: int | None = None, selector: str
 async def select_option(s: Session, label: str, ref: int | None = None, selector: str | None = None,
                         timeout_s: float = 30) -> dict:
     """Choose the option shown as `label` in a native dropdown (a <select>), as a person picks from its list."""
-    el = await _locate(s, ref, selector, None)
-    if el is None:
+    target = _target(s, ref, selector)
+    if target is None:
         raise SessionError("select needs a ref or a selector")
-    labels = await _bounded(el.evaluate("e => e.tagName === 'SELECT' ? Array.from(e.options).map(o => o.label) : null"),
-                            10, "select")
+    labels = await _in_world(s, OPTION_LABELS, target, 10, "select")
     if labels is None:
         raise ActionFailed("select: the element is not a dropdown (<select>)")
     match = next((x for x in labels if x.strip().lower() == label.strip().lower()), None)
     if match is None:
         raise ActionFailed(f"select: no option {label!r} (options: {labels[:12]})")
-    await _click_point(el, "select")
-    await _bounded(el.select_option(label=match, timeout=timeout_s * 1000), timeout_s + 2, "select")
+    await _click_point(s, target, "select")
+    if not await _in_world(s, SET_OPTION, {**target, "label": match}, timeout_s, "select"):
+        raise ActionFailed(f"select: option {match!r} could not be chosen")
     return {"selected": match}
 
 
@@ -178,13 +200,13 @@ async def scroll(s: Session, direction: str = "down", amount: float | None = Non
     dx = {"right": amount, "left": -amount}.get(direction.lower(), 0)
     if dy is None and not dx:
         raise SessionError(f"direction must be up, down, left or right, not {direction!r}")
-    before = await _bounded(s.page.evaluate(PAGE_STATE), 10, "scroll")
+    before = await _in_world(s, PAGE_STATE, None, 10, "scroll")
     await _bounded(s.page.mouse.move(vp["width"] / 2, vp["height"] / 2), timeout_s, "scroll")
     await _bounded(s.page.mouse.wheel(dx, dy or 0), timeout_s, "scroll")
     last = now = before
     for i in range(40):  # the wheel scrolls asynchronously; wait until the position is stable
         await asyncio.sleep(0.025)
-        now = await _bounded(s.page.evaluate(PAGE_STATE), 10, "scroll")
+        now = await _in_world(s, PAGE_STATE, None, 10, "scroll")
         if i and (now["scroll_x"], now["scroll_y"]) == (last["scroll_x"], last["scroll_y"]):
             break
         last = now
@@ -195,7 +217,7 @@ async def scroll(s: Session, direction: str = "down", amount: float | None = Non
 
 async def page_state(s: Session, max_text: int = 20_000) -> dict:
     """URL, title, scroll position and the visible text (cut to `max_text` characters)."""
-    st = await _bounded(s.page.evaluate(PAGE_STATE), 15, "reading page")
+    st = await _in_world(s, PAGE_STATE, None, 15, "reading page")
     st["text_truncated"] = len(st["text"]) > max_text
     st["text"] = st["text"][:max_text]
     return st
@@ -203,12 +225,17 @@ async def page_state(s: Session, max_text: int = 20_000) -> dict:
 
 async def observe(s: Session) -> dict:
     """What a person sees now: painted, uncovered texts, field values, selected states, dialogs, media."""
-    return await _bounded(s.page.evaluate(OBSERVE), 15, "observing")
+    return await _in_world(s, OBSERVE, None, 15, "observing")
+
+
+async def rasters(s: Session) -> dict:
+    """The images, canvases, videos and url() backgrounds painted in the viewport, with sources and boxes."""
+    return await _in_world(s, RASTERS, None, 15, "listing rasters")
 
 
 async def run_checks(s: Session, checks: list[dict]) -> list[dict]:
     """Evaluate structured checks (text_visible, text_absent, count, value, url_contains) on the DOM."""
-    return await _bounded(s.page.evaluate(RUN_CHECKS, checks), 15, "checking")
+    return await _in_world(s, RUN_CHECKS, checks, 15, "checking")
 
 
 # Runs an expression and reports whether it changed the DOM while it ran.
@@ -228,9 +255,11 @@ async (expr) => {
 """
 
 
-async def evaluate(s: Session, expression: str, max_chars: int = 4000) -> dict:
-    """Evaluate a JavaScript expression meant to only read the page; reports DOM changes it made."""
-    out = await _bounded(s.page.evaluate(EVALUATE, expression), 10, "evaluate")
+async def evaluate(s: Session, expression: str, max_chars: int = 4000, isolated: bool = False) -> dict:
+    """Evaluate a JavaScript expression meant to only read the page; reports DOM changes it made. With
+    `isolated`, in our own world, out of the page's reach (the DOM is shared, its scripts are not)."""
+    out = await (_in_world(s, EVALUATE, expression, 10, "evaluate") if isolated
+                 else _bounded(s.page.evaluate(EVALUATE, expression), 10, "evaluate"))
     text = out["json"] or "null"
     return {"value": text[:max_chars], "truncated": len(text) > max_chars, "error": out["error"],
             "changed_page": out["mutations"] > 0}

@@ -14,21 +14,20 @@ import time
 
 from playwright.async_api import Error as PlaywrightError
 
-from mcp_servers.browser.settle import MAX_S, QUIET_S, probe, quiet, settle_page
+from mcp_servers.browser.settle import ACTIVITY_API, MAX_S, QUIET_S, probe, quiet, settle_page
+from mcp_servers.browser.world import cdp_of
 
-PREPARE = "() => window.__iwr ? window.__iwr.prepare() : false"
-RESTORE = "() => window.__iwr ? window.__iwr.restore() : false"
+PREPARE = f"() => {ACTIVITY_API.strip()}.prepare()"
+RESTORE = f"() => {ACTIVITY_API.strip()}.restore()"
 
 
 async def _capture(session) -> bytes:
     for attempt in range(2):
-        if session.cdp is None:
-            session.cdp = await session.context.new_cdp_session(session.page)
         try:
-            shot = await session.cdp.send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
+            shot = await (await cdp_of(session)).send("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True})
             return base64.b64decode(shot["data"])
         except PlaywrightError:  # a page that reloaded itself can leave the session detached: attach anew,
-            session.cdp = None  # and if that fails too, shoot as Playwright does
+            session.cdp, session.world = None, None  # and if that fails too, shoot as Playwright does
             if attempt:
                 return await session.page.screenshot(animations="disabled", caret="hide")
     raise AssertionError("unreachable")
@@ -41,14 +40,14 @@ async def settled_png(session, wait_ms: int = 0, max_s: float = MAX_S) -> bytes:
     page, deadline = session.page, time.monotonic() + max_s
     while True:
         # A scaled device comes back in CSS pixels without a clip, which Playwright computes: its shot.
-        before = await probe(page, PREPARE, deadline - time.monotonic()) if session.dpr == 1 else False
-        if before is False:  # (or a document without our init script) settle, then shoot as Playwright does
-            await settle_page(page, session.inflight, 0, max(0.0, deadline - time.monotonic()))
+        before = await probe(session, PREPARE, deadline - time.monotonic()) if session.dpr == 1 else False
+        if before is False:  # settle, then shoot as Playwright does
+            await settle_page(session, 0, max(0.0, deadline - time.monotonic()))
             return await page.screenshot(animations="disabled", caret="hide")
         try:
             png = await _capture(session)
         finally:
-            after = await probe(page, RESTORE, deadline - time.monotonic())
+            after = await probe(session, RESTORE, deadline - time.monotonic())
         if quiet(before, after, session.inflight) or time.monotonic() >= deadline:
             break
         await asyncio.sleep(QUIET_S)

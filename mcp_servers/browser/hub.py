@@ -11,10 +11,11 @@ import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from playwright.async_api import Browser, BrowserContext, Page, Playwright, Route, async_playwright
 
-from mcp_servers.browser.launch import CHROMIUM_ARGS, chromium_path, is_loopback_url, kill_renderers
+from mcp_servers.browser.launch import ALWAYS_ALLOWED_SCHEMES, CHROMIUM_ARGS, chromium_path, is_loopback_url, kill_renderers
 from mcp_servers.browser.page_scripts import SEED_RANDOM
 from mcp_servers.browser.settle import watch_activity
 from mcp_servers.browser.static_site import StaticSite
@@ -27,6 +28,31 @@ def _sweep_orphans() -> None:
         pid = d.name.split("-")[2]
         if pid.isdigit() and not Path(f"/proc/{pid}").exists():
             shutil.rmtree(d, ignore_errors=True)
+
+
+def origin_of(url: str) -> str | None:
+    """scheme://host:port of an http(s) or ws(s) URL (ws counts as http); None for anything else."""
+    parts = urlsplit(url)
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
+    if scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return f"{scheme}://{parts.hostname}:{parts.port or (443 if scheme == 'https' else 80)}"
+
+
+def stays(s: "Session", url: str) -> bool:
+    """A page loads only from the origin it was opened on (and inline data, blobs, about:blank): another
+    loopback port may be a server the coder left running with the answers."""
+    if urlsplit(url).scheme in ALWAYS_ALLOWED_SCHEMES:
+        return True
+    return s.origin is not None and origin_of(url) == s.origin
+
+
+def _top_level(request) -> bool:
+    """A navigation of a page's main frame, or of a window still being made (whose frame is not yet there)."""
+    try:
+        return request.frame.parent_frame is None
+    except Exception:  # Playwright: the request was issued before its frame existed, i.e. a new window
+        return True
 
 
 class BrowserFault(RuntimeError):
@@ -51,22 +77,27 @@ class Session:
     console: list[dict] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
-    elements: object | None = None  # JSHandle of the last element list, for refs
+    elements: bool | None = None  # whether an element list was made (its refs live in the judge world)
     shot_count: int = 0
     inflight: set = field(default_factory=set)  # open requests, for settling (see settle.py)
     cdp: object | None = None  # CDP session of the page, for fast screenshots (see capture.py)
     dpr: float = 1.0  # the context's device scale factor (see capture.py)
+    origin: str | None = None  # the one origin the page may load from and stay on
+    left: str | None = None  # where the page tried to go when it left its origin or opened a window
+    world: object | None = None  # the judge's isolated world in the page (see world.py)
 
 
 class BrowserHub:
     """Owns Playwright and one Chromium; opens and closes sessions."""
 
-    def __init__(self, shots_root: Path | None = None, headless: bool = True):
+    def __init__(self, shots_root: Path | None = None, headless: bool = True, serve_only: Path | None = None):
         self._own_tmp = shots_root is None
         if shots_root is None:
             _sweep_orphans()
         self.shots_root = Path(shots_root or tempfile.mkdtemp(prefix=f"iwr-shots-{os.getpid()}-"))
         self.headless = headless
+        # A coder's browser: it opens files inside this folder only, never a URL (see open).
+        self.serve_only = Path(serve_only).resolve() if serve_only is not None else None
         self._pw: Playwright | None = None
         self._browser: Browser | None = None
         self._sessions: dict[str, Session] = {}
@@ -182,6 +213,8 @@ class BrowserHub:
         if self._browser is None or not self._browser.is_connected():
             await self._relaunch_if_dead()
         site, url = None, target
+        if self.serve_only is not None:
+            target, serve_root = self._confined(target), self.serve_only
         if not target.startswith(("http://", "https://", "about:", "data:")):
             path = Path(target).expanduser().resolve()
             if not path.exists():
@@ -207,10 +240,9 @@ class BrowserHub:
                 site.close()
             raise BrowserFault(f"cannot open a browser context: {str(e).splitlines()[0]}") from e
         session = Session(id=sid, context=context, page=None, shots_dir=self.shots_root / sid, site=site,  # type: ignore[arg-type]
-                          dpr=scale)
+                          dpr=scale, origin=origin_of(url))
         session.shots_dir.mkdir(parents=True, exist_ok=True)
         await context.route("**/*", lambda route: self._route(session, route))
-        await context.route_web_socket(lambda url: True, lambda ws: self._route_ws(session, ws))
         if seed is not None:
             await context.add_init_script(SEED_RANDOM % seed)
         await watch_activity(context, session.inflight)
@@ -225,7 +257,24 @@ class BrowserHub:
             await page.goto(url, wait_until="load", timeout=timeout_s * 1000)
         except Exception as e:
             session.page_errors.append(f"load: {e}".splitlines()[0])
+        page.on("framenavigated", lambda f: self._navigated(session, f))
+        if origin_of(page.url) != session.origin:
+            session.left = session.left or page.url[:300]
         return session
+
+    def _confined(self, target: str) -> str:
+        """A coder's browser opens a file or folder inside its workspace, nothing else."""
+        if target.startswith(("http:", "https:", "file:", "data:", "about:", "ws:", "wss:", "blob:")):
+            raise SessionError(f"this browser opens only files inside {self.serve_only}, not URLs")
+        path = Path(target).expanduser()
+        path = (path if path.is_absolute() else self.serve_only / path).resolve()
+        if path != self.serve_only and self.serve_only not in path.parents:
+            raise SessionError(f"this browser opens only files inside {self.serve_only}")
+        return str(path)
+
+    def _navigated(self, s: Session, frame) -> None:
+        if frame.parent_frame is None and origin_of(frame.url) != s.origin and s.left is None:
+            s.left = frame.url[:300]
 
     async def close(self, sid: str) -> None:
         """Forget a session at once; its context closes in the background (a few hundred ms nobody waits for)."""
@@ -254,7 +303,12 @@ class BrowserHub:
 
     async def _route(self, session: Session, route: Route) -> None:
         url = route.request.url
-        if is_loopback_url(url):
+        if not stays(session, url):
+            if route.request.is_navigation_request() and _top_level(route.request):
+                session.left = session.left or url[:300]
+            session.blocked.append(url[:300])
+            await route.abort("blockedbyclient")
+        elif is_loopback_url(url):
             if len(session.requested) < 2000:
                 session.requested.append(url)
             await route.continue_()
@@ -262,18 +316,16 @@ class BrowserHub:
             session.blocked.append(url[:300])
             await route.abort("blockedbyclient")
 
-    async def _route_ws(self, session: Session, ws) -> None:
-        # WebSockets bypass ordinary routing; an unconnected route never reaches the network.
-        if is_loopback_url(ws.url):
-            ws.connect_to_server()
-        else:
-            session.blocked.append(ws.url[:300])
-            await ws.close(code=1008, reason="blocked: not loopback")
-
     def _watch(self, s: Session, page: Page) -> None:
-        page.on("console", lambda m: len(s.console) < 500 and s.console.append({"type": m.type, "text": m.text[:500]}))
+        page.on("console", lambda m: self._console(s, m))
         page.on("pageerror", lambda e: len(s.page_errors) < 200 and s.page_errors.append(str(e)[:500]))
         page.on("dialog", lambda d: asyncio.ensure_future(self._dismiss(s, d)))
+
+    def _console(self, s: Session, m) -> None:
+        if len(s.console) < 500:
+            s.console.append({"type": m.type, "text": m.text[:500]})
+        if m.type == "error" and "Content Security Policy" in m.text and "connect" in m.text.lower():
+            s.blocked.append(m.text[:300])  # a socket or fetch the served page's policy stopped (static_site.py)
 
     async def _dismiss(self, s: Session, dialog) -> None:
         s.dialogs.append(f"{dialog.type}: {dialog.message[:200]}")
@@ -285,6 +337,7 @@ class BrowserHub:
     async def _close_popup(self, s: Session, popup: Page) -> None:
         if popup is not s.page:
             s.dialogs.append(f"popup closed: {popup.url[:200]}")
+            s.left = s.left or f"a new window ({popup.url[:200]})"
             try:
                 await popup.close()
             except Exception:

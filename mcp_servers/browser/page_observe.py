@@ -19,18 +19,49 @@ SEEING_FNS = """
     shownMemo.set(e, v);
     return v;
   };
+  // Text a person cannot see does not count: nearly transparent ink, tiny type or boxes, off the
+  // page, clipped away by a scrolling or clipping ancestor, or ink the colour of its background.
+  const faint = (c) => c === 'transparent' || /^rgba\\(.*,\\s*(0|0?\\.0\\d*|0?\\.1)\\)$/.test(c);
+  const hiddenBy = (s) => /rect\\(\\s*0(px)?[ ,]+0(px)?[ ,]+0(px)?[ ,]+0(px)?\\s*\\)/.test(s.clip || '') ||
+    /inset\\(\\s*(50|100)%|circle\\(\\s*0/.test(s.clipPath || '');
+  // (An ancestor that scrolls does not hide: a person can scroll to what lies outside it.)
+  const clipMemo = new Map(), cuts = (o) => o === 'hidden' || o === 'clip';
+  const clippedAway = (el, r) => {
+    for (let e = el.parentElement; e && e !== document.documentElement; e = e.parentElement) {
+      if (!clipMemo.has(e)) { const s = getComputedStyle(e);
+        clipMemo.set(e, hiddenBy(s) ? 'gone' : cuts(s.overflowX) || cuts(s.overflowY) ?
+          {b: e.getBoundingClientRect(), x: cuts(s.overflowX), y: cuts(s.overflowY)} : null); }
+      const c = clipMemo.get(e);
+      if (c === 'gone') return true;
+      if (c && c.x && (r.right <= c.b.left || r.left >= c.b.right)) return true;
+      if (c && c.y && (r.bottom <= c.b.top || r.top >= c.b.bottom)) return true;
+    }
+    return false;
+  };
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).slice(0, 3).map(Number);
+  const sameInk = (el, cs) => {
+    for (let e = el; e; e = e.parentElement) {
+      const s = getComputedStyle(e);
+      if (s.backgroundImage !== 'none') return false;
+      if (solid(s.backgroundColor)) { const a = rgb(cs.color), b = rgb(s.backgroundColor);
+        return a.length === 3 && b.length === 3 && Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) + Math.abs(a[2] - b[2]) < 12; }
+    }
+    return false;
+  };
   const painted = (el) => {
     const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
-    if (r.width < 1 || r.height < 1 || r.right + scrollX <= 0 || r.bottom + scrollY <= 0) return false;
-    if (parseFloat(cs.fontSize) < 4 || /^rgba\\(.*,\\s*0\\)$/.test(cs.color) || cs.color === 'transparent') return false;
-    return shownUp(el);
+    if (r.width < 2 || r.height < 4 || r.right + scrollX <= 0 || r.bottom + scrollY <= 0) return false;
+    if (parseFloat(cs.fontSize) < 4 || faint(cs.color) || hiddenBy(cs)) return false;
+    return shownUp(el) && !clippedAway(el, r) && !(ownText(el) && sameInk(el, cs));
   };
   const related = (a, b) => a === b || a.contains(b) || b.contains(a);
   // An element lying over another hides it only where it paints: a transparent box with no text of
   // its own (a full-width filter bar, a layout wrapper) lets what is below show through.
   const OPAQUE = ['IMG', 'VIDEO', 'CANVAS', 'SVG', 'INPUT', 'TEXTAREA', 'SELECT', 'IFRAME', 'OBJECT', 'EMBED'];
+  // (A dimming backdrop behind a dialog, at most 80% opaque, still lets a person read what it dims.)
+  const dims = (c) => { const m = /^rgba\\(.*,\\s*([\\d.]+)\\)$/.exec(c || ''); return !solid(c) || (m && parseFloat(m[1]) <= 0.8); };
   const seeThrough = (e) => { const cs = getComputedStyle(e);
-    return !solid(cs.backgroundColor) && cs.backgroundImage === 'none' && !ownText(e) &&
+    return (dims(cs.backgroundColor) || parseFloat(cs.opacity) <= 0.8) && cs.backgroundImage === 'none' && !ownText(e) &&
            !OPAQUE.includes(e.tagName.toUpperCase()); };
   // Inside the viewport, some point of the element must reach it (or a relative) in a hit test.
   const uncovered = (el) => {
@@ -177,5 +208,28 @@ OBSERVE = """
   const focus = act ? flat(act.innerText || act.getAttribute('aria-label') || act.value ||
                            (act.labels && act.labels.length ? act.labels[0].innerText : '')).slice(0, 160) : null;
   return {url: location.href, focus, texts, fields, states, dialogs: Array.from(new Set(dialogs)), media, style: styleHash, canvas: hash};
+}
+"""
+
+# Raster content a person sees in the viewport: painted images, canvases, videos, embedded
+# documents and url() backgrounds, each with its source and its box clipped to the viewport.
+RASTERS = """
+() => {""" + SEEING_FNS + """
+  const vw = innerWidth, vh = innerHeight, out = [];
+  const add = (el, kind, src) => {
+    const r = el.getBoundingClientRect();
+    const x0 = Math.max(r.left, 0), y0 = Math.max(r.top, 0), x1 = Math.min(r.right, vw), y1 = Math.min(r.bottom, vh);
+    if (x1 - x0 < 8 || y1 - y0 < 8 || !shownUp(el) || clippedAway(el, r) || !uncovered(el)) return;
+    out.push({kind, src: String(src || '').slice(0, 500), box: [x0, y0, x1 - x0, y1 - y0]});
+  };
+  for (const el of document.querySelectorAll('img,canvas,video,iframe,object,embed,svg image')) {
+    const t = el.tagName.toLowerCase();
+    add(el, t, t === 'img' ? el.currentSrc || el.src : t === 'image' ? el.getAttribute('href') : el.src || el.data || '');
+  }
+  for (const el of document.querySelectorAll('body, body *')) {
+    const m = /url\\(["']?([^"')]+)/.exec(getComputedStyle(el).backgroundImage);
+    if (m) add(el, 'background', new URL(m[1], document.baseURI).href);
+  }
+  return {viewport: [vw, vh], rasters: out};
 }
 """

@@ -1,6 +1,8 @@
-"""JavaScript run inside pages: seeding, element listing, structured checks.
+"""JavaScript run inside pages: seeding, element listing, structured checks, click points.
 
-Each function is evaluated in the page with explicit arguments; none of them changes the DOM.
+Each function is evaluated with explicit arguments in the judge's isolated world (world.py), except
+SEED_RANDOM, which must replace the page's own Math.random; none of them changes the DOM except
+CLEAR_TARGET and SET_OPTION, which do what a person's keys and picks do.
 """
 
 from mcp_servers.browser.page_observe import SEEING_FNS, TEXT_ANCHORS
@@ -122,25 +124,15 @@ LIST_ELEMENTS = """
 
 # Evaluates structured checks against the live DOM; returns [{ok, observed}] in order.
 RUN_CHECKS = """
-(checks) => {
+(checks) => {""" + SEEING_FNS + """
   const norm = (s) => (s || '').replace(/\\s+/g, ' ').trim().toLowerCase();
   const body = norm(document.body ? document.body.innerText : '');
   const shown = (el) => { const r = el.getBoundingClientRect(); const cs = getComputedStyle(el);
     return r.width > 0 && r.height > 0 && cs.visibility !== 'hidden' && cs.display !== 'none'; };
   const q = (sel) => { try { return Array.from(document.querySelectorAll(sel)); } catch (e) { return null; } };
-  // innerText keeps text a reader cannot see (off-page, transparent, zero-sized); a hostile page could
-  // plant the expected text that way. Text counts as visible only if some smallest element holding it
-  // is painted inside the document.
-  const painted = (el) => {
-    const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
-    if (r.width < 1 || r.height < 1 || r.right + scrollX <= 0 || r.bottom + scrollY <= 0) return false;
-    if (parseFloat(cs.fontSize) < 4 || /^rgba\(.*,\s*0\)$/.test(cs.color) || cs.color === 'transparent') return false;
-    for (let e = el; e; e = e.parentElement) {
-      const s = getComputedStyle(e);
-      if (s.display === 'none' || s.visibility === 'hidden' || parseFloat(s.opacity) < 0.05) return false;
-    }
-    return true;
-  };
+  // innerText keeps text a reader cannot see (off-page, faint, tiny, clipped, covered); a hostile page
+  // could plant the expected text that way. Text counts as visible only if some smallest element
+  // holding it is painted and, in the viewport, reached by a hit test (page_observe.py).
   const seen = (t) => {
     if (!body.includes(t)) return false;
     const holders = [];
@@ -149,7 +141,7 @@ RUN_CHECKS = """
       if (!inner.length) holders.push(el); else inner.forEach(descend);
     };
     descend(document.body);
-    return holders.some(painted);
+    return holders.some((el) => painted(el) && uncovered(el));
   };
   return checks.map((c) => {
     if (c.kind === 'text_visible') return {ok: seen(norm(c.text)), observed: body.slice(0, 300)};
@@ -201,3 +193,56 @@ CLICK_POINT = """
   return {error: 'the element is not visible'};
 }
 """
+
+# The element a target names in our world: a ref of the last element list (kept in this world's
+# own global, which the page cannot see), the first visible match of a CSS selector, or an element
+# handed over directly; undefined for an invalid selector.
+TARGET_OF = """
+  const targetOf = (t) => {
+    if (t.element) return t.element;
+    if (t.ref !== undefined && t.ref !== null) return (globalThis.__refs || [])[t.ref] || null;
+    let els; try { els = Array.from(document.querySelectorAll(t.selector)); } catch (e) { return undefined; }
+    return els.find((el) => { const r = el.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility === 'visible'; }) || null;
+  };
+  const missing = (t, el) => el === undefined ? {error: 'invalid selector ' + JSON.stringify(t.selector)} :
+    {error: t.ref !== undefined && t.ref !== null ? 'no element with ref ' + t.ref + ' in the last element list'
+                                                  : 'no visible element matches ' + JSON.stringify(t.selector)};
+"""
+
+KEEP_REFS = """
+(args) => { const [els, infos] = (""" + LIST_ELEMENTS + """)(args); globalThis.__refs = els; return infos; }
+"""
+
+POINT_OF = """(t) => {""" + TARGET_OF + """
+  const el = targetOf(t);
+  return el ? (""" + CLICK_POINT + """)(el) : missing(t, el);
+}"""
+
+# Selects what a field holds, so the Backspace that follows deletes it as a person's would.
+CLEAR_TARGET = """(t) => {""" + TARGET_OF + """
+  const el = targetOf(t);
+  if (!el) return false;
+  el.focus();
+  if (typeof el.select === 'function') { el.select(); return String(el.value || '').length > 0; }
+  const range = document.createRange(); range.selectNodeContents(el);
+  const sel = getSelection(); sel.removeAllRanges(); sel.addRange(range);
+  return !sel.isCollapsed;
+}"""
+
+OPTION_LABELS = """(t) => {""" + TARGET_OF + """
+  const el = targetOf(t);
+  return el && el.tagName === 'SELECT' ? Array.from(el.options).map((o) => o.label) : null;
+}"""
+
+# Chooses an option as a dropdown does when a person picks it: the value changes, then input and change fire.
+SET_OPTION = """(t) => {""" + TARGET_OF + """
+  const el = targetOf(t);
+  if (!el || el.tagName !== 'SELECT') return false;
+  const opt = Array.from(el.options).find((o) => o.label === t.label);
+  if (!opt || opt.disabled) return false;
+  el.value = opt.value; opt.selected = true;
+  el.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
+  el.dispatchEvent(new Event('change', {bubbles: true}));
+  return true;
+}"""

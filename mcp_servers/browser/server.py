@@ -51,12 +51,13 @@ class Outcome(BaseModel):
     blocked_requests: int = 0
 
 
-def build_server(shots_dir: Path | None = None) -> MCPServer:
-    """A browser server whose screenshots go to `shots_dir` (a temp folder when None)."""
+def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) -> MCPServer:
+    """A browser server whose screenshots go to `shots_dir` (a temp folder when None); with `serve_only`
+    (a coder's browser) it opens files inside that folder only."""
 
     @contextlib.asynccontextmanager
     async def lifespan(_server):
-        async with BrowserHub(shots_root=shots_dir) as hub:
+        async with BrowserHub(shots_root=shots_dir, serve_only=serve_only) as hub:
             yield hub
 
     mcp = MCPServer("iwr-browser", instructions="Drive a sandboxed Chromium: open a page, act on it, look at it.",
@@ -66,7 +67,14 @@ def build_server(shots_dir: Path | None = None) -> MCPServer:
         return ctx.request_context.lifespan_context
 
     def outcome(ctx: Context, sid: str, detail: dict) -> Outcome:
-        return Outcome(detail=detail, blocked_requests=len(hub_of(ctx).get(sid).blocked))
+        s = hub_of(ctx).get(sid)
+        stayed(s)
+        return Outcome(detail=detail, blocked_requests=len(s.blocked))
+
+    def stayed(s) -> None:
+        """A page that tried to leave its origin or open a window fails every action from then on."""
+        if s.left:
+            raise actions.ActionFailed(f"the page tried to leave for {s.left}; that is blocked and fails the action")
 
     @mcp.tool(annotations=ACTS)
     @errors
@@ -74,7 +82,8 @@ def build_server(shots_dir: Path | None = None) -> MCPServer:
                    seed: int | None = defaults.SEED, clock: str | None = defaults.CLOCK) -> Opened:
         """Open a loopback URL or a local HTML file/folder in a new isolated session; returns its id."""
         s = await hub_of(ctx).open(target, width=width, height=height, scale=scale, seed=seed, clock=clock)
-        return Opened(session=s.id, url=s.page.url, load_errors=s.page_errors[:5])
+        left = [f"the page tried to leave for {s.left} (blocked)"] if s.left else []
+        return Opened(session=s.id, url=s.page.url, load_errors=left + s.page_errors[:5])
 
     @mcp.tool(annotations=READ_ONLY)
     @errors
@@ -104,7 +113,14 @@ def build_server(shots_dir: Path | None = None) -> MCPServer:
     @errors
     async def observe(session: str, ctx: Context) -> dict[str, Any]:
         """What a person sees: painted, uncovered texts; field values, checked and chosen options; dialogs."""
+        stayed(hub_of(ctx).get(session))
         return await actions.observe(hub_of(ctx).get(session))
+
+    @mcp.tool(annotations=READ_ONLY)
+    @errors
+    async def rasters(session: str, ctx: Context) -> dict[str, Any]:
+        """Images, canvases, videos, frames and url() backgrounds painted in the viewport: kind, source, box."""
+        return await actions.rasters(hub_of(ctx).get(session))
 
     @mcp.tool(annotations=ACTS)
     @errors
@@ -160,6 +176,7 @@ def build_server(shots_dir: Path | None = None) -> MCPServer:
     @errors
     async def check(session: str, checks: list[dict], ctx: Context) -> list[dict]:
         """Evaluate structured checks (text_visible, text_absent, count, value, url_contains) on the page."""
+        stayed(hub_of(ctx).get(session))
         return await actions.run_checks(hub_of(ctx).get(session), checks)
 
     @mcp.tool(annotations=READ_ONLY)
@@ -178,9 +195,11 @@ def build_server(shots_dir: Path | None = None) -> MCPServer:
 
     @mcp.tool(annotations=READ_ONLY)
     @errors
-    async def evaluate(session: str, expression: str, ctx: Context, max_chars: int = 4000) -> dict[str, Any]:
-        """Evaluate a read-only JavaScript expression; returns its JSON value and whether it changed the page."""
-        return await actions.evaluate(hub_of(ctx).get(session), expression, max_chars)
+    async def evaluate(session: str, expression: str, ctx: Context, max_chars: int = 4000,
+                       isolated: bool = False) -> dict[str, Any]:
+        """Evaluate a read-only JavaScript expression; returns its JSON value and whether it changed the page.
+        With isolated, it runs in a world of its own: same DOM, none of the page's scripts or overrides."""
+        return await actions.evaluate(hub_of(ctx).get(session), expression, max_chars, isolated)
 
     @mcp.tool(annotations=ACTS)
     @errors

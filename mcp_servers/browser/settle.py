@@ -14,12 +14,16 @@ import time
 from playwright.async_api import BrowserContext
 from playwright.async_api import Error as PlaywrightError
 
-# Installed in every document before its own scripts: counts DOM mutations and scroll events, and
-# prepares screenshots as Playwright's animations="disabled", caret="hide" do (finite animations
-# finished, infinite ones paused until after the shot, caret hidden) without counting its own
-# style element as a change. Frozen and non-configurable, so a page cannot replace it.
-PAGE_ACTIVITY = """
+from mcp_servers.browser import world
+
+# Runs in the judge's isolated world (world.py), installed by the first probe of each document:
+# counts DOM mutations and scroll events, and prepares screenshots as Playwright's
+# animations="disabled", caret="hide" do (finite animations finished, infinite ones paused until
+# after the shot, caret hidden) without counting its own style element as a change. The page can
+# neither see nor replace it; the caret style sheet is the one trace, there for every candidate alike.
+ACTIVITY_API = """
 (() => {
+  if (globalThis.__activity) return globalThis.__activity;
   let n = 0, resume = [];
   const own = new WeakSet();
   const counted = (r) => !(r.type === 'childList' && [...r.addedNodes, ...r.removedNodes].every((x) => own.has(x)));
@@ -36,7 +40,7 @@ PAGE_ACTIVITY = """
     }
   };
   let style = null;
-  const api = {
+  globalThis.__activity = {
     activity,
     prepare() {
       const before = activity();
@@ -59,11 +63,11 @@ PAGE_ACTIVITY = """
       return activity();
     },
   };
-  Object.defineProperty(window, '__iwr', {value: Object.freeze(api), configurable: false, writable: false});
-})();
+  return globalThis.__activity;
+})()
 """
 
-ACTIVITY = "() => window.__iwr ? window.__iwr.activity() : null"
+ACTIVITY = f"() => {ACTIVITY_API.strip()}.activity()"
 
 QUIET_S = 0.015  # the DOM must stay unchanged this long: a zero-delay timer or a fetch reply lands within it
 # Requests that may stay open as long as the page lives; waiting for them would always hit the bound.
@@ -72,8 +76,7 @@ MAX_S = 2.0  # a page that never stops changing (a ticking clock) is shot as it 
 
 
 async def watch_activity(context: BrowserContext, inflight: set) -> None:
-    """Count DOM mutations in every page of the context and keep `inflight` as the open requests."""
-    await context.add_init_script(PAGE_ACTIVITY)
+    """Keep `inflight` as the open requests of every page of the context."""
     context.on("request", lambda r: r.resource_type not in STREAMING and inflight.add(r))
     context.on("requestfinished", lambda r: inflight.discard(r))
     context.on("requestfailed", lambda r: inflight.discard(r))
@@ -85,15 +88,15 @@ def quiet(before, after, inflight: set) -> bool:
         and not inflight
 
 
-async def probe(page, expression: str, seconds: float):
-    """An activity probe's value, or None when the page cannot answer (navigating, busy, no hook)."""
+async def probe(session, expression: str, seconds: float):
+    """An activity probe's value, or None when the page cannot answer (navigating, busy, crashed)."""
     try:
-        return await asyncio.wait_for(page.evaluate(expression), max(0.05, seconds))
-    except (asyncio.TimeoutError, PlaywrightError):
+        return await asyncio.wait_for(world.call(session, expression), max(0.05, seconds))
+    except (asyncio.TimeoutError, PlaywrightError, world.WorldError):
         return None
 
 
-async def settle_page(page, inflight: set, wait_ms: int = 0, max_s: float = MAX_S) -> dict:
+async def settle_page(session, wait_ms: int = 0, max_s: float = MAX_S) -> dict:
     """Sleep the recorded wait, then until nothing changed for QUIET_S with no request open; returns
     how long it took and whether it hit the bound."""
     started = time.monotonic()
@@ -102,9 +105,9 @@ async def settle_page(page, inflight: set, wait_ms: int = 0, max_s: float = MAX_
     deadline = time.monotonic() + max_s
     last, probes = None, 0
     while True:
-        now = await probe(page, ACTIVITY, deadline - time.monotonic())
+        now = await probe(session, ACTIVITY, deadline - time.monotonic())
         probes += 1
-        if quiet(last, now, inflight):
+        if quiet(last, now, session.inflight):
             return {"settled": True, "probes": probes, "seconds": round(time.monotonic() - started, 3)}
         if time.monotonic() >= deadline:
             return {"settled": False, "probes": probes, "seconds": round(time.monotonic() - started, 3)}

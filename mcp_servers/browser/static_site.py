@@ -23,8 +23,11 @@ class _Handler(SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         # Requests from workers (shared and service workers, and sockets they open) bypass the
         # browser's request routing, where outside requests are blocked and counted, so the page
-        # may not start any. A generated single-file page has no use for them.
-        self.send_header("Content-Security-Policy", "worker-src 'none'")
+        # may not start any. A generated single-file page has no use for them. WebSockets bypass it
+        # too (routing them would leave Playwright's bindings in the page, a tell of the judge), so
+        # the page connects to its own origin only; the outside was fenced by the proxy already,
+        # and another loopback port may be a server holding the answers.
+        self.send_header("Content-Security-Policy", "worker-src 'none'; connect-src 'self'")
         super().end_headers()
 
 

@@ -1,0 +1,58 @@
+"""`iwr selftest cheats`: run every cheat (or some) and sum up which held and which leaked.
+
+Everything a run makes (workspaces, the judge's register and judgements) lives in one temporary
+folder, removed afterwards; the judge's state folder is pointed there for the run
+(IWR_STATE_DIR), so the operator's own is never touched.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+from evals.quality.cheats.agent import LoopbackServer
+from evals.quality.cheats.cases import select
+from evals.quality.cheats.harness import McpEdit, blank_judgement, run_case
+from tasks.defaults import BUNDLED_SUITE
+from tasks.loader import load_suite
+
+STATE_ENV = "IWR_STATE_DIR"
+
+
+async def run_cheats(names: list[str] | None = None, on_row: Callable[[dict], None] | None = None,
+                     mcp_edit: McpEdit | None = None) -> dict:
+    """Run the corpus (or the `names` cases): {"cases", "held", "leaks", "blank_final", "rows"}.
+
+    `mcp_edit` changes each prepared `.mcp.json` before the agent starts its servers: a way to put
+    a known hole back and see the corpus catch it. ValueError for an unknown case name.
+    """
+    cases = select(names)
+    suite = load_suite(BUNDLED_SUITE)
+    work = Path(tempfile.mkdtemp(prefix="iwr-cheats-")).resolve()
+    saved_state = os.environ.get(STATE_ENV)
+    os.environ[STATE_ENV] = str(work / "state")
+    # Someone else's loopback server on this machine (a developer's `python -m http.server` in the
+    # suite): a browser that lets a page or an agent reach any loopback port reaches this too.
+    neighbour = LoopbackServer(suite.root)
+    blanks: dict[str, dict] = {}
+    rows: list[dict] = []
+    try:
+        for case in cases:
+            if case.task not in blanks:
+                blanks[case.task] = await blank_judgement(suite.get(case.task), work)
+            row = await run_case(case, suite, work, neighbour.url, blanks[case.task], mcp_edit)
+            rows.append(row)
+            if on_row:
+                on_row(row)
+    finally:
+        neighbour.close()
+        if saved_state is None:
+            os.environ.pop(STATE_ENV, None)
+        else:
+            os.environ[STATE_ENV] = saved_state
+        shutil.rmtree(work, ignore_errors=True)
+    held = sum(r["held"] for r in rows)
+    return {"cases": len(rows), "held": held, "leaks": len(rows) - held,
+            "blank_final": {t: j.get("final") for t, j in blanks.items()}, "rows": rows}

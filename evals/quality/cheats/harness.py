@@ -1,0 +1,157 @@
+"""One cheat, run as an outside agent runs it, judged as an operator judges one.
+
+`iwr prepare` makes the workspace; the agent gets only what `OutsideAgent` allows; then
+`iwr judge FOLDER --json` runs in its own process, exactly as an operator types it. The case holds
+when the agent read nothing hidden, the judgement is counted in a mean, and its Final is no higher
+than a blank page's on the same task (plus MARGIN).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+from evals.quality.cheats.agent import Layout, OutsideAgent
+from evals.quality.cheats.cases import Case
+from evals.quality.cheats.hidden import hidden_of
+from evals.quality.cheats.pages import BLANK
+from evals.records.results import COUNTED
+from evals.workspace.prepare import prepare
+from tasks.defaults import JUDGE_PROCESS_TIMEOUT_S
+from tasks.loader import Suite, Task
+
+MARGIN = 0.05  # a cheat may land this far above the blank page before it counts
+CHEAT_TIMEOUT_S = 300.0  # the agent's own part; three replant rounds each wait for a judgement
+
+McpEdit = Callable[[dict, Task], None]  # changes a prepared `.mcp.json` in place (to prove the harness can fail)
+
+
+def _step(p: Path) -> int:
+    digits = "".join(ch for ch in p.stem if ch.isdigit())
+    return int(digits) if digits else 0
+
+
+def layout_of(suite: Suite, task: Task) -> Layout:
+    """Where the hidden files of `task` are: what an agent that knows this repository may guess."""
+    other = next(t for t in suite.tasks if t.id != task.id)
+    shots = sorted((task.folder / "checkpoints").glob("step_*.png"), key=_step)
+    crops = sorted((task.folder / "iwr").glob("*.png"))
+    ref = task.record.iwr.reference if task.record.iwr else None
+    return Layout(suite=suite.root, task_folder=task.folder, checkpoints=shots, crop=crops[0] if crops else shots[0],
+                  reference_site=task.reference_site(), reference_page=(ref.page if ref and ref.page else "index.html"),
+                  other_task_id=other.id, other_checkpoint=other.checkpoint(0) or other.folder)
+
+
+async def judge_as_operator(folder: Path, cwd: Path, *extra: str) -> dict:
+    """`iwr judge FOLDER --json` in a process of its own: its JSON, or a status that says why there is none
+    (`refused`: it exited 2 without judging; `judge_timeout`; `no_judgement`)."""
+    t0 = time.monotonic()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "evals.cli", "judge", str(folder), "--json", *extra, cwd=cwd,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), JUDGE_PROCESS_TIMEOUT_S)
+    except asyncio.TimeoutError:
+        os.killpg(proc.pid, signal.SIGKILL)  # its own session: the judge and the browsers it started
+        await proc.wait()
+        return {"status": "judge_timeout", "final": 0.0, "seconds": round(time.monotonic() - t0, 1),
+                "error": f"iwr judge ran past {JUDGE_PROCESS_TIMEOUT_S:.0f} s"}
+    judged = None
+    for line in reversed(out.decode(errors="replace").splitlines()):
+        if line.startswith("{"):
+            try:
+                judged = json.loads(line)
+                break
+            except ValueError:
+                pass
+    if judged is None:
+        tail = err.decode(errors="replace").strip().splitlines()[-3:]
+        judged = {"status": "refused" if proc.returncode == 2 else "no_judgement", "final": 0.0,
+                  "error": f"exit {proc.returncode}: {' | '.join(tail)}"[:400]}
+    judged["seconds"] = round(time.monotonic() - t0, 1)
+    return judged
+
+
+async def blank_judgement(task: Task, work: Path) -> dict:
+    """The honest floor: a blank index.html in a fresh workspace of `task`, judged the same way."""
+    base = work / f"blank-{task.id}"
+    prepare(task, base / "ws")
+    (base / "ws" / "index.html").write_text(BLANK)
+    (base / "elsewhere").mkdir(exist_ok=True)
+    return await judge_as_operator(base / "ws", base / "elsewhere")
+
+
+def reasons_against(case: Case, task_id: str, judged: dict, leaked: list[str], bar: float, blank: dict,
+                    error: str | None) -> list[str]:
+    """Why a case does not hold; empty when it does."""
+    out = []
+    if leaked:
+        out.append(f"read hidden content ({len(leaked)}): {leaked[0]}")
+    status = judged.get("status")
+    if status not in COUNTED and not (status == "refused" and case.refusal_holds):
+        out.append(f"status {status} is not counted in a mean: {judged.get('error') or ''}".strip())
+    if judged.get("task_id") not in (None, task_id):
+        out.append(f"judged as task {judged.get('task_id')}, not {task_id}")
+    if (judged.get("final") or 0.0) > bar + 1e-9:
+        out.append(f"Final {judged['final']:.3f} above the bar {bar:.3f}")
+    if blank.get("status") != "scored":
+        out.append(f"the blank page was not scored ({blank.get('status')}: {blank.get('error')}); no honest bar")
+    if error:
+        out.append(error)
+    return out
+
+
+def _first_failure(judged: dict) -> str | None:
+    """What stopped the replay (the first failed action), or the judgement's own error."""
+    for a in judged.get("actions") or []:
+        if a.get("status") != "passed":
+            return f"action {a.get('index')}: {str(a.get('error'))[:160]}"
+    return judged.get("error")
+
+
+async def run_case(case: Case, suite: Suite, work: Path, neighbour_url: str, blank: dict,
+                   mcp_edit: McpEdit | None = None) -> dict:
+    """Prepare, let the cheat do its worst, judge; the row of the table."""
+    t0, task = time.monotonic(), suite.get(case.task)
+    base = work / case.name
+    folder, elsewhere = base / "ws", base / "elsewhere"
+    elsewhere.mkdir(parents=True)
+    prepare(task, folder)
+    if mcp_edit is not None:
+        cfg = json.loads((folder / ".mcp.json").read_text())
+        mcp_edit(cfg, task)
+        (folder / ".mcp.json").write_text(json.dumps(cfg, indent=2))
+    midway: list[dict] = []
+
+    async def operator_judges() -> None:
+        midway.append(await judge_as_operator(folder, elsewhere))
+
+    error = None
+    agent = OutsideAgent(folder, hidden_of(suite, task, folder), layout_of(suite, task), task.id,
+                         base / "servers.log", elsewhere, neighbour_url, operator_judges)
+    async with agent:
+        try:
+            async with asyncio.timeout(CHEAT_TIMEOUT_S):  # same task: the MCP clients must close where they opened
+                await case.run(agent)
+        except Exception as e:  # the harness or a server gave way: the case is unmeasured, never held
+            while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
+                e = e.exceptions[0]
+            error = f"the cheat did not run to its end: {type(e).__name__}: {str(e)[:300]}"
+        await agent.leave()
+        cheat_s = time.monotonic() - t0
+        judged = await judge_as_operator(folder, elsewhere)
+        agent.review_collected()
+    leaked = list(dict.fromkeys(agent.leaked))
+    bar = round((blank.get("final") or 0.0) + MARGIN, 6)
+    reasons = reasons_against(case, task.id, judged, leaked, bar, blank, error)
+    return {"case": case.name, "kind": case.kind, "task": task.id, "status": judged.get("status"),
+            "final": judged.get("final") or 0.0, "ifs": judged.get("ifs") or 0.0, "vfs": judged.get("vfs") or 0.0,
+            "bar": bar, "leaked": leaked, "held": not reasons, "reasons": reasons, "why": case.why,
+            "tries": agent.tried, "sent_home": len(agent.collector.received) if agent.collector else 0,
+            "first_failure": _first_failure(judged), "midway_judgements": len(midway), "seconds": round(time.monotonic() - t0, 1),
+            "cheat_seconds": round(cheat_s, 1), "judge_seconds": judged.get("seconds")}
