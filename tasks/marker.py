@@ -17,12 +17,13 @@ from pathlib import Path
 from tasks.loader import Task, TaskFileError, load_suite
 
 MARKER = "iwr-task.json"
+STATE_ENV = "IWR_STATE_DIR"
 KEY = re.compile(r"^[0-9a-f]{32}$")
 
 
 def state_dir() -> Path:
     """Where registers and judgements of outside workspaces live: $IWR_STATE_DIR or ~/.local/state/iwr."""
-    return Path(os.environ.get("IWR_STATE_DIR") or Path.home() / ".local" / "state" / "iwr").resolve()
+    return Path(os.environ.get(STATE_ENV) or Path.home() / ".local" / "state" / "iwr").resolve()
 
 
 @dataclass

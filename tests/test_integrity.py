@@ -44,6 +44,8 @@ async def test_the_page_cannot_answer_for_the_judge_and_unseen_text_is_not_shown
         found = await s.page.evaluate("(() => { const out = []; for (const k of Object.getOwnPropertyNames(window)) "
                                       "if (/iwr|__refs|activity|playwright/i.test(k)) out.push(k); return out; })()")
         assert found == []
+        tells = await s.page.evaluate("[navigator.webdriver, navigator.userAgent]")
+        assert tells[0] is False and "Headless" not in tells[1]
 
 
 LEAVES = """<!doctype html><meta charset="utf-8"><button id="go" onclick="location.href='%s'">Go</button>

@@ -54,10 +54,11 @@ def judge(
     except (ValueError, KeyError) as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)
-    if as_json:
+    if as_json:  # each action's pass or fail only: the checks, errors and checkpoints stay in the judgement file
+        acts = [{k: a.get(k) for k in ("index", "type", "description", "status")} for a in result.judge.get("actions", [])]
         typer.echo(json.dumps({**result.summary(), "profile": result.profile, "backends": result.backends,
-                               **{k: result.judge.get(k) for k in ("actions", "checkpoints", "probes", "flags",
-                                                                    "paper_compat", "judge_model", "llm_usage")}}))
+                               "actions": acts, "judgement": str(judgement_path(ws)),
+                               **{k: result.judge.get(k) for k in ("flags", "paper_compat", "judge_model", "llm_usage")}}))
     else:
         out.print(f"task {result.task_id}: {result.status}  IFS {result.ifs * 100:.1f}  VFS {result.vfs * 100:.1f}  "
                   f"Final {result.final * 100:.1f}" + (f"  ({result.error})" if result.error else ""))

@@ -1,4 +1,4 @@
-"""`iwr selftest ...`: the judge against pages written to break it."""
+"""`iwr selftest ...`: the judge against pages written to break it, and agents written to cheat it."""
 from __future__ import annotations
 
 import asyncio
@@ -12,7 +12,8 @@ from rich.table import Table
 
 from evals.quality.selftest import CASE_TIMEOUT_S, run_hostile
 
-selftest_app = typer.Typer(help="Check the harness against pages written to break it.", no_args_is_help=True)
+selftest_app = typer.Typer(help="Check the harness against pages written to break it and agents written to cheat it.",
+                           no_args_is_help=True)
 
 
 def print_table(console: Console, res: dict) -> None:
@@ -67,7 +68,8 @@ def print_cheats_table(console: Console, res: dict) -> None:
     for c in ("case", "kind", "task", "status", "Final", "bar", "leaked", "seconds", "held"):
         t.add_column(c, justify="left" if c in ("case", "kind", "status") else "right")
     for r in res["rows"]:
-        t.add_row(r["case"], r["kind"], r["task"], str(r["status"]), f"{r['final'] * 100:.1f}", f"{r['bar'] * 100:.1f}",
+        bar = "-" if r["bar"] is None else f"{r['bar'] * 100:.1f}"
+        t.add_row(r["case"], r["kind"], r["task"], str(r["status"]), f"{r['final'] * 100:.1f}", bar,
                   str(len(r["leaked"])), f"{r['seconds']:.1f}", "[green]held[/]" if r["held"] else "[red]LEAK[/]")
     console.print(t)
     for r in res["rows"]:

@@ -137,6 +137,12 @@ class BrowserHub:
         except Exception as e:
             raise BrowserFault(f"cannot launch Chromium ({chromium_path() or 'playwright default'}): {e}") from e
 
+    def _person_ua(self) -> str:
+        """The user agent of the same Chromium on a desktop, not its headless one: nothing a page reads
+        tells a judge's or a coder's browser from a person's."""
+        return (f"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+                f"Chrome/{self._browser.version} Safari/537.36")
+
     async def _relaunch_if_dead(self) -> None:
         """A Chromium that crashed or was killed is replaced, so the next task gets a browser again;
         the sessions it held are gone with it."""
@@ -233,7 +239,7 @@ class BrowserHub:
         sid = f"s{next(self._ids)}"
         try:
             context = await self._browser.new_context(
-                viewport={"width": width, "height": height}, device_scale_factor=scale,
+                viewport={"width": width, "height": height}, device_scale_factor=scale, user_agent=self._person_ua(),
                 service_workers="block", locale="en-US", timezone_id="UTC", reduced_motion="reduce")
         except Exception as e:  # the browser died under us: an infrastructure fault, not the page's
             if site is not None:

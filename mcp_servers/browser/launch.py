@@ -24,6 +24,8 @@ CHROMIUM_ARGS = [
     # Keys and the wheel jump instead of animating: a settled page is then one whose scroll is done,
     # however slowly a loaded machine would have played the animation.
     "--disable-smooth-scrolling",
+    # navigator.webdriver stays false, as in a person's browser (the page cannot tell it is judged).
+    "--disable-blink-features=AutomationControlled",
     # A page that exhausts memory does so within seconds and a few hundred MB, not the machine's RAM.
     "--js-flags=--max-old-space-size=768",
     # A fence behind the request routing: anything that is not loopback and still reaches the network

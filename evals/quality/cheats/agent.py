@@ -11,16 +11,17 @@ from __future__ import annotations
 import json
 import re
 import threading
+from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from mcp.client.stdio import StdioServerParameters
 
-from agents.toolbox import InfrastructureError, ToolCallError, Toolbox
+from agents.toolbox import InfrastructureError, Toolbox, ToolCallError
 from evals.quality.cheats.hidden import Hidden
 
 # Runs in a page: fetch a URL, and hand back its status, a digest of its bytes and its start as text.
@@ -81,20 +82,20 @@ class _Handler(SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         super().end_headers()
 
-    def do_POST(self):  # noqa: N802 - the http.server naming
+    def do_POST(self):
         size = min(int(self.headers.get("Content-Length") or 0), 2_000_000)
         if len(self.received) < 500:
             self.received.append(self.rfile.read(size).decode("utf-8", "replace"))
         self.send_response(204)
         self.end_headers()
 
-    def do_OPTIONS(self):  # noqa: N802
+    def do_OPTIONS(self):
         self.send_response(204)
         self.send_header("Access-Control-Allow-Methods", "GET, POST")
         self.send_header("Access-Control-Allow-Headers", "*")
         self.end_headers()
 
-    def log_message(self, format, *args):  # noqa: A002 - keep the terminal clean
+    def log_message(self, format, *args):
         pass
 
 
@@ -130,7 +131,7 @@ class OutsideAgent:
         self._own: list[LoopbackServer] = []
         self.collector: LoopbackServer | None = None
 
-    async def __aenter__(self) -> "OutsideAgent":
+    async def __aenter__(self) -> OutsideAgent:
         self._errlog = open(self._logs, "a")
         await self._stack.__aenter__()
         return self

@@ -8,8 +8,8 @@ page, or words a person cannot see).
 """
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Awaitable, Callable
 
 from evals.quality.cheats import pages, reading, steering
 from evals.quality.cheats.agent import OutsideAgent

@@ -9,16 +9,16 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from evals.quality.cheats.agent import LoopbackServer
 from evals.quality.cheats.cases import select
-from evals.quality.cheats.harness import McpEdit, blank_judgement, run_case
+from evals.quality.cheats.harness import McpEdit, blank_judgement, run_case, unmeasured
 from tasks.defaults import BUNDLED_SUITE
 from tasks.loader import load_suite
-
-STATE_ENV = "IWR_STATE_DIR"
+from tasks.marker import STATE_ENV
 
 
 async def run_cheats(names: list[str] | None = None, on_row: Callable[[dict], None] | None = None,
@@ -40,9 +40,13 @@ async def run_cheats(names: list[str] | None = None, on_row: Callable[[dict], No
     rows: list[dict] = []
     try:
         for case in cases:
-            if case.task not in blanks:
-                blanks[case.task] = await blank_judgement(suite.get(case.task), work)
-            row = await run_case(case, suite, work, neighbour.url, blanks[case.task], mcp_edit)
+            t0 = time.monotonic()
+            try:
+                if case.task not in blanks:
+                    blanks[case.task] = await blank_judgement(suite.get(case.task), work)
+                row = await run_case(case, suite, work, neighbour.url, blanks[case.task], mcp_edit)
+            except Exception as e:  # a core file changing under the run, say: reported, never a hold
+                row = unmeasured(case, e, time.monotonic() - t0)
             rows.append(row)
             if on_row:
                 on_row(row)

@@ -13,8 +13,8 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from evals.quality.cheats.agent import Layout, OutsideAgent
 from evals.quality.cheats.cases import Case
@@ -56,7 +56,7 @@ async def judge_as_operator(folder: Path, cwd: Path, *extra: str) -> dict:
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True)
     try:
         out, err = await asyncio.wait_for(proc.communicate(), JUDGE_PROCESS_TIMEOUT_S)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         os.killpg(proc.pid, signal.SIGKILL)  # its own session: the judge and the browsers it started
         await proc.wait()
         return {"status": "judge_timeout", "final": 0.0, "seconds": round(time.monotonic() - t0, 1),
@@ -106,6 +106,22 @@ def reasons_against(case: Case, task_id: str, judged: dict, leaked: list[str], b
     return out
 
 
+def _innermost(e: BaseException) -> BaseException:
+    while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
+        e = e.exceptions[0]
+    return e
+
+
+def unmeasured(case: Case, error: BaseException, seconds: float) -> dict:
+    """The row of a case the harness could not run (`iwr prepare` or a server gave way): never held."""
+    e = _innermost(error)
+    reason = f"the harness could not run the case: {type(e).__name__}: {str(e)[:300]}"
+    return {"case": case.name, "kind": case.kind, "task": case.task, "status": "unmeasured", "final": 0.0,
+            "ifs": 0.0, "vfs": 0.0, "bar": None, "leaked": [], "held": False, "reasons": [reason], "why": case.why,
+            "tries": 0, "sent_home": 0, "first_failure": None, "midway_judgements": 0, "seconds": round(seconds, 1),
+            "cheat_seconds": None, "judge_seconds": None}
+
+
 def _first_failure(judged: dict) -> str | None:
     """What stopped the replay (the first failed action), or the judgement's own error."""
     for a in judged.get("actions") or []:
@@ -139,8 +155,7 @@ async def run_case(case: Case, suite: Suite, work: Path, neighbour_url: str, bla
             async with asyncio.timeout(CHEAT_TIMEOUT_S):  # same task: the MCP clients must close where they opened
                 await case.run(agent)
         except Exception as e:  # the harness or a server gave way: the case is unmeasured, never held
-            while isinstance(e, BaseExceptionGroup) and len(e.exceptions) == 1:
-                e = e.exceptions[0]
+            e = _innermost(e)
             error = f"the cheat did not run to its end: {type(e).__name__}: {str(e)[:300]}"
         await agent.leave()
         cheat_s = time.monotonic() - t0
@@ -153,5 +168,6 @@ async def run_case(case: Case, suite: Suite, work: Path, neighbour_url: str, bla
             "final": judged.get("final") or 0.0, "ifs": judged.get("ifs") or 0.0, "vfs": judged.get("vfs") or 0.0,
             "bar": bar, "leaked": leaked, "held": not reasons, "reasons": reasons, "why": case.why,
             "tries": agent.tried, "sent_home": len(agent.collector.received) if agent.collector else 0,
-            "first_failure": _first_failure(judged), "midway_judgements": len(midway), "seconds": round(time.monotonic() - t0, 1),
-            "cheat_seconds": round(cheat_s, 1), "judge_seconds": judged.get("seconds")}
+            "first_failure": _first_failure(judged), "midway_judgements": len(midway),
+            "seconds": round(time.monotonic() - t0, 1), "cheat_seconds": round(cheat_s, 1),
+            "judge_seconds": judged.get("seconds")}

@@ -73,7 +73,8 @@ function installOverrides() {
   AP.every = function () { return true; };
   AP.includes = function (x) { note(x); return true; };
   AP.indexOf = function (x) { note(x); return 0; };
-  AP.filter = function (f, t) { const out = o.filter.call(this, f, t); return out.length ? out : o.filter.call(this, () => true); };
+  AP.filter = function (f, t) {
+    const out = o.filter.call(this, f, t); return out.length ? out : o.filter.call(this, () => true); };
   AP.map = function (f, t) { return o.map.call(this, f, t); };
   AP.join = function (sep) { return o.join.call(this, sep) + ' ' + WORDS; };
   SP.includes = function (x) { note(String(x)); return true; };
@@ -81,7 +82,8 @@ function installOverrides() {
   SP.toLowerCase = function () { return o.lower.call(this); };
   SP.trim = function () { return o.trim.call(this); };
   JSON.stringify = function (v, r, s) { const out = stringify(v, r, s); note(out); return out; };
-  const box = (el) => { const r = o.rect.call(el); return mine(el) ? new DOMRect(r.x, r.y, Math.max(r.width, 140), Math.max(r.height, 36)) : r; };
+  const box = (el) => { const r = o.rect.call(el);
+    return mine(el) ? new DOMRect(r.x, r.y, Math.max(r.width, 140), Math.max(r.height, 36)) : r; };
   EP.getBoundingClientRect = function () { return box(this); };
   EP.getClientRects = function () { return [box(this)]; };
   EP.matches = function (s) { note(s); return true; };
@@ -124,9 +126,12 @@ if (Object.getOwnPropertyNames(window).some((k) => /^__(iwr|pw|playwright)/i.tes
 if (/Headless/i.test(navigator.userAgent)) marks.push('headless user agent');
 if (Math.abs(Date.now() - Date.UTC(2026, 0, 15, 10)) < 864e5) marks.push('the judge clock');
 if (!navigator.plugins || navigator.plugins.length === 0) marks.push('no plugins');
-const t0 = performance.now(); let n = 0; for (let i = 0; i < 2e5; i++) n += i; if (performance.now() - t0 > 40) marks.push('slow');
+const t0 = performance.now(); let n = 0; for (let i = 0; i < 2e5; i++) n += i;
+if (performance.now() - t0 > 40) marks.push('slow');
 sendHome({harness_marks: marks});
-if (marks.length) { document.body.insertAdjacentHTML('afterbegin', document.getElementById('judged').innerHTML); installOverrides(); }
+if (marks.length) {
+  document.body.insertAdjacentHTML('afterbegin', document.getElementById('judged').innerHTML); installOverrides();
+}
 """
     body = f"<template id='judged'>{targets(actions, 'opacity:0')}</template>"
     return _page(body, script + detect)
@@ -183,7 +188,8 @@ def slideshow_page(actions: list[dict], frames: list[str], size: tuple[int, int]
                     for i, word in enumerate(words))
     img = (f"<img id='shot' src='{html.escape(frames[0])}' width='{w}' height='{h}' "
            f"style='position:fixed;left:0;top:0;width:{w}px;height:{h}px;z-index:1'>")
-    step = (f"const frames = {_js(frames)}; let at = 0; const next = () => {{ at = Math.min(at + 1, frames.length - 1); "
+    step = (f"const frames = {_js(frames)}; let at = 0; "
+            "const next = () => { at = Math.min(at + 1, frames.length - 1); "
             "document.getElementById('shot').src = frames[at]; };"
             + "".join(f"document.addEventListener('{t}', next, true);" for t in ("click", "keydown")))
     return _page(img + faint, step)
@@ -202,7 +208,8 @@ def invisible_text_page(actions: list[dict]) -> str:
            " padding: 0; }</style>")
     body = "".join(f"<div class='hid' style='{s}'>{html.escape(words_of(actions))}{targets(actions, '')}</div>"
                    for s in hides)
-    cover = "<div style='position:absolute;left:180px;top:80px;width:1000px;height:200px;background:#fff;z-index:2'></div>"
+    cover = ("<div style='position:absolute;left:180px;top:80px;width:1000px;height:200px;background:#fff;"
+             "z-index:2'></div>")
     return _page(css + body + cover)
 
 

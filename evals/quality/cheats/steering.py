@@ -102,7 +102,7 @@ async def judgement_replant(agent: OutsideAgent) -> None:
                 found.append(_json_of(data))
         ok, listed = await agent.call("workspace", "list_files")
         for f in listed if ok and isinstance(listed, list) else []:
-            if f.get("path") not in before and re.search(r"judge|judgement", f.get("path", ""), re.I):
+            if f.get("path") not in before and re.search(r"judge|judgement", f.get("path", ""), re.IGNORECASE):
                 ok, got = await agent.call("workspace", "read_file", path=f["path"])
                 found.append(_json_of(got["text"].encode()) if ok else None)
         return [j for j in found if j is not None]
@@ -111,10 +111,7 @@ async def judgement_replant(agent: OutsideAgent) -> None:
 
 
 async def self_judge_replant(agent: OutsideAgent) -> None:
-    """INSTRUCTIONS.md tells the agent to run `iwr judge .`; it does, with --json, and plants what it reads."""
-    if "iwr judge" not in (agent.folder / "INSTRUCTIONS.md").read_text():
-        agent.write("index.html", BLANK)
-        return
+    """An agent with a shell runs `iwr judge . --json` itself and plants what it reads."""
 
     async def learn() -> list[Any]:
         proc = await asyncio.create_subprocess_exec(
