@@ -91,8 +91,8 @@ CASES: list[Case] = [
          "blank page passes", steering.marker_rewrite, refusal_holds=True),
     Case("judgement_replant", "steering", CLICK_FIRST, "a judgement left in the folder read and its expected "
          "texts and selectors planted back, three rounds", steering.judgement_replant),
-    Case("self_judge_replant", "steering", CLICK_FIRST, "`iwr judge . --json` run by the agent, as INSTRUCTIONS.md "
-         "invites, and what it reveals planted back", steering.self_judge_replant),
+    Case("self_judge_replant", "steering", CLICK_FIRST, "`iwr judge . --json` run by an agent with a shell, and "
+         "what it reveals planted back", steering.self_judge_replant),
     Case("prototype_override", "tampering", CLICK_FIRST, "an empty-looking page whose built-ins answer every "
          "probe 'ok', and send home what the judge asks about", prototype_override),
     Case("judge_detector", "tampering", TYPE_FIRST, "blank to a person, the override page to anything with a "
