@@ -7,6 +7,7 @@ name, are what a page is made of and never count.
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -17,7 +18,14 @@ CELL = 8  # pixels per cell of the coverage grid
 
 
 def digest(p: Path) -> str:
-    return hashlib.sha256(p.read_bytes()).hexdigest()
+    st = p.stat()
+    return _digest(str(p), st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=4096)
+def _digest(path: str, mtime_ns: int, size: int) -> str:
+    """Read once per file version: the same images are seen at every checkpoint of a task."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def asset_digests(task_folder: str | Path) -> set[str]:

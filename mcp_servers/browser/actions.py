@@ -124,13 +124,12 @@ async def click(s: Session, ref: int | None = None, selector: str | None = None,
 async def _click_point(s: Session, el, what: str) -> dict:
     """Where a click on `el` lands (it is scrolled into view first); ActionFailed when it cannot be clicked.
     Refs and selectors are resolved and checked in our own world, where the page's scripts cannot answer."""
-    if isinstance(el, dict):
-        at = await _in_world(s, POINT_OF, el, 10, what)
-        if el.get("selector") and at.get("error", "").startswith(("invalid selector", "no visible element")):
-            # Playwright's selector syntax (`>>`, text=, open shadow roots) is more than CSS: its engine finds it
-            el = await _first_visible(s.page.locator(el["selector"]), el["selector"])
-            at = await _bounded(el.evaluate("(el) => (" + POINT_OF + ")({element: el})"), 10, what)
-    else:
+    at = await _in_world(s, POINT_OF, el, 10, what) if isinstance(el, dict) else None
+    if at is not None and el.get("selector") and at.get("error", "").startswith(("invalid selector", "no visible")):
+        # Playwright's selector syntax (`>>`, text=, open shadow roots) is more than CSS: its engine finds it
+        el = await _first_visible(s.page.locator(el["selector"]), el["selector"])
+        at = None
+    if at is None:  # an element handle Playwright found: the point is computed in the page's world
         at = await _bounded(el.evaluate("(el) => (" + POINT_OF + ")({element: el})"), 10, what)
     if "error" in at:
         raise ActionFailed(f"{what}: {at['error']}")

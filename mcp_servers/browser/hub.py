@@ -309,18 +309,15 @@ class BrowserHub:
 
     async def _route(self, session: Session, route: Route) -> None:
         url = route.request.url
-        if not stays(session, url):
-            if route.request.is_navigation_request() and _top_level(route.request):
-                session.left = session.left or url[:300]
-            session.blocked.append(url[:300])
-            await route.abort("blockedbyclient")
-        elif is_loopback_url(url):
+        if stays(session, url) and is_loopback_url(url):
             if len(session.requested) < 2000:
                 session.requested.append(url)
             await route.continue_()
-        else:
-            session.blocked.append(url[:300])
-            await route.abort("blockedbyclient")
+            return
+        if route.request.is_navigation_request() and _top_level(route.request):
+            session.left = session.left or url[:300]
+        session.blocked.append(url[:300])
+        await route.abort("blockedbyclient")
 
     def _watch(self, s: Session, page: Page) -> None:
         page.on("console", lambda m: self._console(s, m))
