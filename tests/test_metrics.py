@@ -328,3 +328,25 @@ def test_chance_correction_puts_a_blank_page_at_zero_and_keeps_the_raw_values(re
     assert all(v.value == 1.0 for v in same.values())
     recoloured = compare(ref, VARIANTS["recoloured"](), ["structural"], models, floor=True)["structural"]
     assert 0.0 < recoloured.value < recoloured.detail["raw"] < 1.0
+
+
+
+def test_tesseract_thread_limit_stays_while_any_call_is_in_flight():
+    """OMP_THREAD_LIMIT is set around Tesseract calls, which run in parallel threads: the first call to
+    finish must not remove it under another call still starting Tesseract (a KeyError in Popen)."""
+    import os
+
+    from mcp_servers.metrics.ocr import _single_threaded_tesseract
+
+    os.environ.pop("OMP_THREAD_LIMIT", None)
+    first, second = _single_threaded_tesseract(), _single_threaded_tesseract()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert os.environ.get("OMP_THREAD_LIMIT") == "1"  # the second call still runs
+    second.__exit__(None, None, None)
+    assert "OMP_THREAD_LIMIT" not in os.environ
+    os.environ["OMP_THREAD_LIMIT"] = "3"  # a limit the operator chose is left alone
+    with _single_threaded_tesseract():
+        assert os.environ["OMP_THREAD_LIMIT"] == "3"
+    assert os.environ.pop("OMP_THREAD_LIMIT") == "3"

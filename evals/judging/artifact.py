@@ -47,7 +47,10 @@ async def judge_artifact(task: Task, entry: Path, tools: Toolbox, config: JudgeC
         return TaskResult(**base, status="infra_failure", error=str(e))
     except asyncio.TimeoutError:
         return TaskResult(**base, status="infra_failure", error=f"judge timed out after {timeout_s:g} s")
-    except ToolCallError as e:  # the page hung before its first screenshot: nothing of it can be scored
+    except ToolCallError as e:
+        if not str(e).startswith("browser."):  # a metric that failed is the harness's, never the page's 0
+            return TaskResult(**base, status="infra_failure", error=str(e))
+        # the page hung before its first screenshot: nothing of it can be scored
         return TaskResult(**base, status="scored", error=f"the page stopped responding at load: {e}",
                           seconds={"judge": round(time.monotonic() - t0, 3)})
     if config.probes:

@@ -6,6 +6,7 @@ import functools
 import importlib.metadata
 import math
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,19 +38,31 @@ def _upscale_factor(width: int) -> int:
     return max(1, min(MAX_UPSCALE, math.ceil(MIN_OCR_WIDTH / max(1, width))))
 
 
+_omp_lock = threading.Lock()
+_omp_users = 0  # Tesseract calls in flight that rely on our OMP_THREAD_LIMIT
+
+
 @contextmanager
 def _single_threaded_tesseract() -> Iterator[None]:
     """Run Tesseract with OMP_THREAD_LIMIT=1 unless the caller chose a limit."""
     # Tesseract's OpenMP threads make page-sized OCR about 4x slower on small CPUs; the
-    # variable is only set around the call so torch (also OpenMP) keeps its own threads.
-    if "OMP_THREAD_LIMIT" in os.environ:
-        yield
-        return
-    os.environ["OMP_THREAD_LIMIT"] = "1"
+    # variable is only set around the calls so torch (also OpenMP) keeps its own threads. Calls run
+    # in parallel threads, and Popen reads os.environ while it starts Tesseract: the variable is set
+    # by the first call in flight and removed by the last, never under another call's Popen.
+    global _omp_users
+    with _omp_lock:
+        ours = _omp_users > 0 or "OMP_THREAD_LIMIT" not in os.environ
+        if ours:
+            _omp_users += 1
+            os.environ["OMP_THREAD_LIMIT"] = "1"
     try:
         yield
     finally:
-        os.environ.pop("OMP_THREAD_LIMIT", None)
+        if ours:
+            with _omp_lock:
+                _omp_users -= 1
+                if _omp_users == 0:
+                    os.environ.pop("OMP_THREAD_LIMIT", None)
 
 
 def _tesseract(img: Image.Image) -> str:
