@@ -22,10 +22,12 @@ from agents.models import ModelConfig
 from agents.toolbox import Toolbox, ToolCallError
 from graphs.act_offline import attempt, scroll
 from graphs.judge_llm import JudgeModelError, LlmJudge
-from graphs.pictures import PICTURE_SHARE, asset_digests, picture_share
+from graphs.pictures import PICTURE_SHARE, Likeness, asset_digests, recorded_boxes, share, sort_rasters
 from graphs.profiles import LLM_METRIC, Profile, profile_named
 from tasks import defaults
 from tasks.checkpoints import check_usable, checkpoint_plan, judged_steps
+from tasks.frames import sample_frames
+from tasks.loader import VIDEO_EXTENSIONS
 from tasks.schema import size_of
 
 
@@ -91,17 +93,34 @@ class JudgeContext:
     before_view: dict | None = None  # what the page showed before the current action (for its assertion)
     seen: set = field(default_factory=set)  # names of the elements listed so far (for "the new card")
     assets: set | None = None  # content hashes of the task's assets (pictures.py)
-    pictures: dict = field(default_factory=dict)  # step -> share of the viewport painted by foreign rasters
+    pictures: dict = field(default_factory=dict)  # step -> the foreign rasters of its screenshot (pictures.py)
+    likeness: Likeness | None = None  # the recording's frames and the checkpoints, once per task
 
     async def note_pictures(self, sid: str, step: int, task_folder: str, artifact: str) -> None:
-        """How much of a scored screenshot is raster content that is not the task's own assets."""
+        """The raster content of a scored screenshot that is not the task's own assets."""
         if not self.config.visual or self.config.paper_compat:
             return
         if self.assets is None:
             self.assets = asset_digests(task_folder)
         root = Path(artifact) if Path(artifact).is_dir() else Path(artifact).parent
         seen = await self.tools.call("browser", "rasters", session=sid)
-        self.pictures[step] = picture_share(seen, root.resolve(), self.assets)
+        self.pictures[step] = sort_rasters(seen, root.resolve(), self.assets)
+
+    def picture_share(self, step: int, task_folder: str, candidate: str) -> float:
+        """The share of a checkpoint's viewport painted with pictures of the page (copied rasters, and
+        drawn ones that look recorded); the frames are decoded only when drawn content could tip it."""
+        seen = self.pictures.get(step)
+        if seen is None:
+            return 0.0
+        copied, drawn, viewport = seen["copied"], seen["drawn"], seen["viewport"]
+        if share(copied, viewport) >= PICTURE_SHARE or share(copied + drawn, viewport) < PICTURE_SHARE:
+            return share(copied, viewport)
+        if self.likeness is None:
+            folder = Path(task_folder)
+            video = next((p for e in VIDEO_EXTENSIONS if (p := folder / f"video.{e}").is_file()), None)
+            frames = [im for _, im in sample_frames(video)] if video else []
+            self.likeness = Likeness(frames, sorted((folder / "checkpoints").glob("*.png")))
+        return share(copied + recorded_boxes(candidate, drawn, viewport, self.likeness), viewport)
 
     def reference_for(self, task_folder: str, step: int) -> str | None:
         """The checkpoint a screenshot is compared with: the task's pairing (tasks/checkpoints.py), or
@@ -241,8 +260,9 @@ async def score(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
         values = await ctx.pending.pop(k)
         backends.update({m: f"{v['backend']} {v['version']}".strip() for m, v in values.items()})
         entry = {"step": k, "reference": ref, "candidate": candidate, "metrics": {m: v["value"] for m, v in values.items()}}
-        if ctx.pictures.get(k, 0.0) >= PICTURE_SHARE:  # a picture of the page, not a page (pictures.py)
-            entry.update(picture_share=ctx.pictures[k], metrics={m: 0.0 for m in entry["metrics"]})
+        pictured = ctx.picture_share(k, folder, candidate)
+        if pictured >= PICTURE_SHARE:  # a picture of the page, not a page (pictures.py)
+            entry.update(picture_share=pictured, metrics={m: 0.0 for m in entry["metrics"]})
         if ctx.config.chance_corrected:
             entry["raw"] = {m: v["detail"]["raw"] for m, v in values.items() if "raw" in v.get("detail", {})}
         if ctx.config.hvs_metric == LLM_METRIC:

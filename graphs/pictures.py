@@ -1,20 +1,35 @@
-"""Pictures are not pages: a checkpoint whose viewport a page fills mostly with raster content that
-is not one of the task's own assets (frames of the video, screenshots of the page) is no reconstruction
-of it, however alike the pixels look. Such a checkpoint scores 0 on every visual metric and the
-judgement is flagged `pictures_of_page`. The task's assets, served from the page's folder under any
-name, are what a page is made of and never count.
+"""Pictures are not pages: a checkpoint whose viewport a page fills mostly with pictures of the page
+(frames of the video, screenshots) is no reconstruction of it, however alike the pixels look. Such a
+checkpoint scores 0 on every visual metric and the judgement is flagged `pictures_of_page`.
+
+Two kinds of raster content count toward the share:
+- copied: an image, background or video whose bytes are not one of the task's assets (the task's
+  assets, served from the page's folder under any name or inlined as data: URLs, are what a page
+  is made of and never count);
+- drawn: a canvas, an embedded document or an SVG source, only where the screenshot there is
+  nearer to some frame of the recording than to every checkpoint: a page that paints its board on
+  a canvas is a page, one that draws the video's frames onto it is not. A clean render sits closer
+  to the checkpoints (clean renders too) than to the video's compressed frames; a copied frame sits
+  far closer to the frames (0.1 against 0.9 grey levels on the bundled tasks).
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 from functools import lru_cache
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, unquote_to_bytes, urlsplit
 
 import numpy as np
+from PIL import Image
 
 PICTURE_SHARE = 0.5  # of the viewport's area
 CELL = 8  # pixels per cell of the coverage grid
+COPIED = ("img", "background", "image", "video")
+RECORDED_RATIO = 0.5  # a drawn box is recorded when nearer to a frame than half its distance to any checkpoint
+SCALE = 2  # compare at half resolution: codec noise survives it, the cost quarters
+MIN_BOX_SHARE = 0.02  # smaller drawn boxes are compared together, in place
 
 
 def digest(p: Path) -> str:
@@ -43,15 +58,124 @@ def served_file(src: str, root: Path) -> Path | None:
     return p if p.is_file() and (root == p or root in p.parents) else None
 
 
-def picture_share(seen: dict, root: Path, assets: set[str]) -> float:
-    """The share of the viewport painted by rasters that are not the task's assets."""
-    w, h = (max(1, int(v)) for v in seen.get("viewport", [1, 1]))
-    grid = np.zeros((h // CELL + 1, w // CELL + 1), dtype=bool)
+def data_url_bytes(src: str) -> tuple[str, bytes] | None:
+    """(media type, bytes) of a data: URL, or None when it is none or will not decode."""
+    if not src.startswith("data:") or "," not in src:
+        return None
+    head, body = src[5:].split(",", 1)
+    kind = head.split(";")[0].strip().lower()
+    try:
+        raw = base64.b64decode(body, validate=False) if head.endswith(";base64") else unquote_to_bytes(body)
+    except (binascii.Error, ValueError):
+        return None
+    return kind, raw
+
+
+def _is_asset(src: str, root: Path, assets: set[str]) -> bool:
+    f = served_file(src, root)
+    if f is not None:
+        return digest(f) in assets
+    inline = data_url_bytes(src)
+    return inline is not None and hashlib.sha256(inline[1]).hexdigest() in assets
+
+
+def _is_svg(src: str, root: Path) -> bool:
+    f = served_file(src, root)
+    inline = data_url_bytes(src)
+    return (f is not None and f.suffix.lower() == ".svg") or (inline is not None and inline[0] == "image/svg+xml")
+
+
+def sort_rasters(seen: dict, root: Path, assets: set[str]) -> dict:
+    """The viewport and its foreign rasters' boxes, as copied or drawn (see the module's docstring)."""
+    copied, drawn = [], []
     for r in seen.get("rasters", []):
-        if r["kind"] in ("img", "background", "image"):
-            f = served_file(r["src"], root)
-            if f is not None and digest(f) in assets:
+        if r["kind"] in COPIED and r["src"]:
+            if _is_asset(r["src"], root, assets):
                 continue
-        x, y, bw, bh = r["box"]
+            (drawn if _is_svg(r["src"], root) else copied).append(r["box"])
+        else:
+            drawn.append(r["box"])
+    w, h = (max(1, int(v)) for v in seen.get("viewport", [1, 1]))
+    return {"viewport": [w, h], "copied": copied, "drawn": drawn}
+
+
+def _grid(boxes: list, viewport: list[int]) -> np.ndarray:
+    w, h = viewport
+    grid = np.zeros((h // CELL + 1, w // CELL + 1), dtype=bool)
+    for x, y, bw, bh in boxes:
         grid[int(y) // CELL:int(y + bh) // CELL + 1, int(x) // CELL:int(x + bw) // CELL + 1] = True
-    return round(float(grid.mean()), 4)
+    return grid
+
+
+def share(boxes: list, viewport: list[int]) -> float:
+    return round(float(_grid(boxes, viewport).mean()), 4)
+
+
+def picture_share(seen: dict, root: Path, assets: set[str]) -> float:
+    """The share of the viewport painted by copied rasters and by every drawn one (an upper bound:
+    `recorded_boxes` decides which drawn boxes count)."""
+    sorted_ = sort_rasters(seen, root, assets)
+    return share(sorted_["copied"] + sorted_["drawn"], sorted_["viewport"])
+
+
+class Likeness:
+    """The recording's frames and the task's checkpoints, at comparison scale, loaded once per task."""
+
+    def __init__(self, frames: list[Image.Image], checkpoints: list[Path]):
+        self._frames, self._checkpoints = frames, checkpoints
+        self._cache: dict[tuple[int, int], tuple[list, list]] = {}
+
+    def images(self, size: tuple[int, int]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        if size not in self._cache:
+            small = (max(1, size[0] // SCALE), max(1, size[1] // SCALE))
+            grey = lambda im: np.asarray(im.convert("L").resize(small, Image.BILINEAR), dtype=np.float32)  # noqa: E731
+            self._cache[size] = ([grey(f) for f in self._frames],
+                                 [grey(Image.open(p)) for p in self._checkpoints if p.is_file()])
+        return self._cache[size]
+
+
+def _nearest(shot: np.ndarray, others: list[np.ndarray], box: tuple[int, int, int, int], mask) -> float:
+    """The smallest mean grey-level difference in `box` between the shot and another image, placed
+    as the viewport is (a crop) or fitted into the box (a scaled copy)."""
+    x0, y0, x1, y1 = box
+    part = shot[y0:y1, x0:x1]
+    m = mask[y0:y1, x0:x1] if mask is not None else None
+    best = float("inf")
+    for o in others:
+        fitted = np.asarray(Image.fromarray(o).resize((x1 - x0, y1 - y0), Image.BILINEAR), dtype=np.float32)
+        for cand in (o[y0:y1, x0:x1], fitted):
+            d = np.abs(part - cand)
+            best = min(best, float(d[m].mean() if m is not None else d.mean()))
+    return best
+
+
+def recorded_boxes(shot_path: str | Path, drawn: list, viewport: list[int], likeness: Likeness) -> list:
+    """The drawn boxes whose pixels are a recording's frame rather than a rendered page."""
+    if not drawn:
+        return []
+    frames, checkpoints = likeness.images(tuple(viewport))
+    if not frames or not checkpoints:
+        return []
+    w, h = viewport
+    shot = np.asarray(Image.open(shot_path).convert("L").resize((max(1, w // SCALE), max(1, h // SCALE)),
+                                                               Image.BILINEAR), dtype=np.float32)
+    sh, sw = shot.shape
+    to_small = lambda b: (max(0, int(b[0]) // SCALE), max(0, int(b[1]) // SCALE),  # noqa: E731
+                          min(sw, int(b[0] + b[2]) // SCALE), min(sh, int(b[1] + b[3]) // SCALE))
+    big = [b for b in drawn if b[2] * b[3] >= MIN_BOX_SHARE * w * h]
+    rest = [b for b in drawn if b[2] * b[3] < MIN_BOX_SHARE * w * h]
+    groups: list[tuple[list, tuple, np.ndarray | None]] = [([b], to_small(b), None) for b in big]
+    if rest:
+        mask = np.zeros_like(shot, dtype=bool)
+        for b in rest:
+            x0, y0, x1, y1 = to_small(b)
+            mask[y0:y1, x0:x1] = True
+        groups.append((rest, (0, 0, sw, sh), mask))
+    out = []
+    for boxes, small, mask in groups:
+        x0, y0, x1, y1 = small
+        if x1 - x0 < 2 or y1 - y0 < 2 or (mask is not None and not mask.any()):
+            continue
+        if _nearest(shot, frames, small, mask) < RECORDED_RATIO * _nearest(shot, checkpoints, small, mask):
+            out += boxes
+    return out

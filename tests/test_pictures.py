@@ -1,5 +1,6 @@
 """Pictures are not pages: a page painted with a screenshot of the page gets no visual score, while
 the task's own assets, under any name, count as the page's material."""
+import base64
 import shutil
 
 import pytest
@@ -7,7 +8,8 @@ import pytest
 from agents.toolbox import Toolbox
 from evals.judging.artifact import judge_servers
 from graphs.judge import JudgeConfig, judge
-from graphs.pictures import asset_digests, picture_share
+from graphs.pictures import asset_digests, picture_share, sort_rasters
+from tasks.frames import sample_frames
 from tasks.loader import load_suite
 
 
@@ -30,6 +32,22 @@ def test_only_foreign_rasters_count_toward_the_share(tmp_path):
     assert picture_share(outside, tmp_path / "page", assets) > 0.99  # not served from the page's folder
 
 
+def test_an_inlined_asset_is_the_page_s_material_and_drawn_content_is_told_apart(tmp_path):
+    (tmp_path / "task" / "assets").mkdir(parents=True)
+    (tmp_path / "task" / "assets" / "1.png").write_bytes(b"the task's own picture")
+    assets = asset_digests(tmp_path / "task")
+    inline = "data:image/png;base64," + base64.b64encode(b"the task's own picture").decode()
+    other = "data:image/png;base64," + base64.b64encode(b"a frame of the video").decode()
+    seen = {"viewport": [800, 600], "rasters": [
+        {"kind": "img", "src": inline, "box": [0, 0, 800, 600]},
+        {"kind": "background", "src": other, "box": [0, 0, 400, 600]},
+        {"kind": "background", "src": "data:image/svg+xml,%3Csvg%3E%3C/svg%3E", "box": [400, 0, 400, 100]},
+        {"kind": "canvas", "src": "", "box": [400, 100, 400, 500]}]}
+    sorted_ = sort_rasters(seen, tmp_path, assets)
+    assert sorted_["copied"] == [[0, 0, 400, 600]]
+    assert sorted_["drawn"] == [[400, 0, 400, 100], [400, 100, 400, 500]]
+
+
 @pytest.mark.slow
 async def test_a_screenshot_of_the_page_scores_nothing_visually(suite_dir, tmp_path):
     task = load_suite(suite_dir).get("1")
@@ -43,4 +61,45 @@ async def test_a_screenshot_of_the_page_scores_nothing_visually(suite_dir, tmp_p
         j = await judge(tools, record, str(task.folder), str(page / "index.html"), JudgeConfig(probes=False))
     assert "pictures_of_page" in j["flags"]
     first = j["checkpoints"][0]
+    assert first["picture_share"] > 0.95 and set(first["metrics"].values()) == {0.0}
+
+
+def _canvas_page(page, draw: str) -> str:
+    (page / "index.html").write_text(
+        '<!doctype html><body style="margin:0"><canvas id="c" style="position:fixed;inset:0"></canvas><script>'
+        'const c = document.getElementById("c"); c.width = innerWidth; c.height = innerHeight;'
+        f'const g = c.getContext("2d"); {draw}</script></body>')
+    return str(page / "index.html")
+
+
+async def _judge_page(suite_dir, tmp_path, page):
+    task = load_suite(suite_dir).get("1")
+    record = task.record.model_dump(mode="json", exclude_none=True)
+    async with Toolbox(judge_servers(tmp_path / "run", suite_dir, extra_roots=[page])) as tools:
+        return await judge(tools, record, str(task.folder), str(page / "index.html"), JudgeConfig(probes=False))
+
+
+@pytest.mark.slow
+async def test_a_page_drawn_on_a_canvas_is_a_page_and_a_frame_drawn_on_it_is_not(suite_dir, tmp_path):
+    """A full-viewport canvas painted by the page's own code keeps its visual score; the same canvas
+    showing a frame of the recording (as a coder has it in frames/) scores 0 and is flagged."""
+    task = load_suite(suite_dir).get("1")
+    drawn = tmp_path / "drawn"
+    drawn.mkdir()
+    _canvas_page(drawn, 'g.fillStyle = "#fff"; g.fillRect(0, 0, c.width, c.height); g.fillStyle = "#223";'
+                        'g.font = "28px sans-serif"; g.fillText("Movie reviews", 40, 60);'
+                        'g.fillRect(40, 100, c.width - 80, 2);')
+    honest = await _judge_page(suite_dir, tmp_path / "a", drawn)
+    assert "pictures_of_page" not in honest["flags"]
+    assert not any("picture_share" in c for c in honest["checkpoints"])
+    assert max(honest["checkpoints"][0]["metrics"].values()) > 0.0
+
+    framed = tmp_path / "framed"
+    framed.mkdir()
+    sample_frames(task.video)[0][1].convert("RGB").save(framed / "frame.jpg", quality=88)
+    _canvas_page(framed, 'const im = new Image(); im.onload = () => g.drawImage(im, 0, 0, c.width, c.height);'
+                         'im.src = "frame.jpg";')
+    cheat = await _judge_page(suite_dir, tmp_path / "b", framed)
+    assert "pictures_of_page" in cheat["flags"]
+    first = cheat["checkpoints"][0]
     assert first["picture_share"] > 0.95 and set(first["metrics"].values()) == {0.0}

@@ -74,6 +74,11 @@ async def frame_slideshow(agent: OutsideAgent) -> None:
     agent.write("index.html", pages.slideshow_page(agent.actions(), frames, agent.viewport()))
 
 
+async def canvas_slideshow(agent: OutsideAgent) -> None:
+    frames = sorted(p.relative_to(agent.folder).as_posix() for p in (agent.folder / "frames").glob("*.jpg"))
+    agent.write("index.html", pages.canvas_slideshow_page(agent.actions(), frames, agent.viewport()))
+
+
 async def invisible_text(agent: OutsideAgent) -> None:
     agent.write("index.html", pages.invisible_text_page(agent.actions()))
 
@@ -110,6 +115,8 @@ CASES: list[Case] = [
     Case("hang_at_first_action", "mean", PRESS_FIRST, "the first key press never returns", hang_at_first_action),
     Case("frame_slideshow", "pictures", TYPE_FIRST, "the recording's frames as the page, advancing per action, "
          "with every description's words in near-invisible text", frame_slideshow),
+    Case("canvas_slideshow", "pictures", CLICK_FIRST, "the recording's frames drawn onto a full-viewport canvas, "
+         "advancing per action, with faint buttons named as the descriptions name them", canvas_slideshow),
     Case("invisible_text", "pictures", PRESS_FIRST, "the descriptions' words and named targets off-screen, in 1 px "
          "boxes, covered, clipped, at 0.1 px and transparent", invisible_text),
 ]

@@ -123,8 +123,14 @@ def unmeasured(case: Case, error: BaseException, seconds: float) -> dict:
 
 
 def _first_failure(judged: dict) -> str | None:
-    """What stopped the replay (the first failed action), or the judgement's own error."""
-    for a in judged.get("actions") or []:
+    """What stopped the replay (the first failed action), or the judgement's own error: read from the
+    judgement file outside the workspace, as an operator would (`--json` tells pass or fail only)."""
+    actions = judged.get("actions") or []
+    try:
+        actions = json.loads(Path(judged["judgement"]).read_text())["judge"]["actions"]
+    except (KeyError, TypeError, OSError, ValueError):
+        pass
+    for a in actions:
         if a.get("status") != "passed":
             return f"action {a.get('index')}: {str(a.get('error'))[:160]}"
     return judged.get("error")

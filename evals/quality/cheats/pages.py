@@ -195,6 +195,19 @@ def slideshow_page(actions: list[dict], frames: list[str], size: tuple[int, int]
     return _page(img + faint, step)
 
 
+def canvas_slideshow_page(actions: list[dict], frames: list[str], size: tuple[int, int]) -> str:
+    """The slideshow drawn onto a full-viewport canvas (no image in the DOM), with the descriptions'
+    named targets as transparent buttons over it."""
+    w, h = size
+    canvas = f"<canvas id='shot' width='{w}' height='{h}' style='position:fixed;left:0;top:0;z-index:1'></canvas>"
+    step = (f"const frames = {_js(frames)}; let at = 0; const g = document.getElementById('shot').getContext('2d');"
+            "const show = () => { const im = new Image(); "
+            f"im.onload = () => g.drawImage(im, 0, 0, {w}, {h}); im.src = frames[at]; }}; show();"
+            "const next = () => { at = Math.min(at + 1, frames.length - 1); show(); };"
+            + "".join(f"document.addEventListener('{t}', next, true);" for t in ("click", "keydown")))
+    return _page(canvas + targets(actions, "z-index:2;opacity:0.02"), step)
+
+
 def invisible_text_page(actions: list[dict]) -> str:
     """The words and named targets of every description, each hidden another way from a person."""
     hides = ["position:absolute;left:-9999px;top:-9999px",
