@@ -320,15 +320,23 @@ class BrowserHub:
         await route.abort("blockedbyclient")
 
     def _watch(self, s: Session, page: Page) -> None:
-        page.on("console", lambda m: self._console(s, m))
-        page.on("pageerror", lambda e: len(s.page_errors) < 200 and s.page_errors.append(str(e)[:500]))
-        page.on("dialog", lambda d: asyncio.ensure_future(self._dismiss(s, d)))
-
-    def _console(self, s: Session, m) -> None:
-        if len(s.console) < 500:
+        # Each listener stops at its cap: while one is attached, every message crosses the driver's pipe
+        # (a page logging 100 kB lines in a loop kept the judge busy for minutes).
+        def console(m) -> None:
             s.console.append({"type": m.type, "text": m.text[:500]})
-        if m.type == "error" and "Content Security Policy" in m.text and "connect" in m.text.lower():
-            s.blocked.append(m.text[:300])  # a socket or fetch the served page's policy stopped (static_site.py)
+            if m.type == "error" and "Content Security Policy" in m.text and "connect" in m.text.lower():
+                s.blocked.append(m.text[:300])  # a socket or fetch the served page's policy stopped (static_site.py)
+            if len(s.console) >= 500:
+                page.remove_listener("console", console)
+
+        def page_error(e) -> None:
+            s.page_errors.append(str(e)[:500])
+            if len(s.page_errors) >= 200:
+                page.remove_listener("pageerror", page_error)
+
+        page.on("console", console)
+        page.on("pageerror", page_error)
+        page.on("dialog", lambda d: asyncio.ensure_future(self._dismiss(s, d)))
 
     async def _dismiss(self, s: Session, dialog) -> None:
         s.dialogs.append(f"{dialog.type}: {dialog.message[:200]}")
