@@ -156,6 +156,7 @@ class JudgeState(TypedDict, total=False):
     checkpoints: list
     backends: dict
     flags: list
+    browser: str  # the browser's name and version, as the browser server reports it
 
 
 async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
@@ -172,7 +173,8 @@ async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
                                           tools.call("browser", "elements", session=sid, limit=5))
     # A page with no text and nothing to interact with is a picture of a page, not a page.
     flags = ["image_only"] if len(page["text"].strip()) < 10 and not elements else []
-    return {"session": sid, "step": 0, "stopped": False, "shots": {"0": shot["path"]}, "flags": flags}
+    return {"session": sid, "step": 0, "stopped": False, "shots": {"0": shot["path"]}, "flags": flags,
+            "browser": opened.get("browser") or ""}
 
 
 async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
@@ -322,7 +324,7 @@ async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, con
                for i, a in enumerate(task["action_sequence"], 1) if i not in reached]
     return {"profile": config.profile, "total_actions": n, "successful_actions": len(done),
             "actions": state["actions"] + skipped, "checkpoints": state["checkpoints"],
-            "backends": state["backends"], "lvs_metrics": config.lvs_metrics, "hvs_metric": config.hvs_metric,
+            "backends": state["backends"], "browser": state.get("browser", ""), "lvs_metrics": config.lvs_metrics, "hvs_metric": config.hvs_metric,
             "flags": state.get("flags", []), "paper_compat": config.paper_compat,
             "chance_corrected": config.chance_corrected, "hints": config.hints,
             "unverifiable_assertions": sum(1 for a in state["actions"]

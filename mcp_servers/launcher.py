@@ -7,6 +7,7 @@ from pathlib import Path
 
 from mcp_servers.common import serve
 from tasks.defaults import BUNDLED_SUITE
+from tasks.plugins import load_plugins
 
 SERVERS = ("browser", "metrics", "assets", "workspace", "bench")
 
@@ -56,4 +57,5 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> None:
     args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    load_plugins()  # a plug-in's metric must be in this server's table too
     serve(build(args.name, args), args.http)

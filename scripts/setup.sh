@@ -8,6 +8,7 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
 command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
+command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)  # the sandbox of outside agents (evals/workspace/sandbox.py)
 fc-list 2>/dev/null | grep -qi "liberation" || need+=(fonts-liberation)
 fc-list 2>/dev/null | grep -qi "dejavu" || need+=(fonts-dejavu-core)
 if [ ${#need[@]} -gt 0 ]; then

@@ -16,6 +16,29 @@ ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "tasks" / "suite"
 
 
+@pytest.fixture(autouse=True)
+def records_conform_to_their_schemas(request):
+    """Every result.json and summary.json a test leaves in its tmp_path conforms to the shipped JSON
+    Schema (evals/records/schemas): a test that writes a record out of format fails at teardown."""
+    root = request.getfixturevalue("tmp_path") if "tmp_path" in request.fixturenames else None
+    yield
+    if root is None:
+        return
+    from evals.records.schemas import problems
+
+    bad = []
+    for kind, name in (("result", "result.json"), ("summary", "summary.json")):
+        for f in root.rglob(name):
+            try:
+                import json
+
+                found = problems(kind, json.loads(f.read_text()))
+            except ValueError as e:
+                found = [f"not JSON: {e}"]
+            bad += [f"{f.relative_to(root)}: {p}" for p in found[:3]]
+    assert not bad, "records out of format:\n" + "\n".join(bad[:10])
+
+
 @pytest.fixture(scope="session")
 def suite_dir() -> Path:
     return SUITE

@@ -17,6 +17,22 @@ from tasks.defaults import RUNS_DIR  # noqa: E402
 
 app = typer.Typer(help="iwr: reconstruct interactive web pages from interaction videos, and judge them.",
                   no_args_is_help=True, add_completion=False)
+
+
+@app.callback()
+def main(plugin: Optional[list[str]] = typer.Option(None, "--plugin", help="import this module first: it may add "
+                                                    "coders, metrics or judge profiles (repeatable; also $IWR_PLUGINS)")):
+    """iwr: reconstruct interactive web pages from interaction videos, and judge them."""
+    from tasks.plugins import PluginError, add_plugins, load_plugins
+
+    add_plugins(plugin or [])
+    try:
+        load_plugins()
+    except PluginError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
+
+
 app.add_typer(tasks_app, name="tasks")
 app.add_typer(runs_app, name="runs")
 app.add_typer(selftest_app, name="selftest")

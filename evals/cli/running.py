@@ -19,7 +19,8 @@ out = Console()
 
 
 def run(
-    agent: str = typer.Option("oracle", help="oracle | static | blank | single-shot | iterative; comma-separated to compare"),
+    agent: str = typer.Option("oracle", help="oracle | static | blank | single-shot | iterative | claude-code | codex | "
+                              "gemini | cmd:'<command>' (an outside agent, see README); comma-separated to compare"),
     model: Optional[str] = typer.Option(None, help="litellm model name (e.g. openai/gpt-4o) or scripted:<file>"),
     api_base: Optional[str] = typer.Option(None, help="base URL of an OpenAI-compatible server"),
     tasks: Path = typer.Option(BUNDLED_SUITE, help="a data.jsonl or the folder holding it"),
@@ -41,6 +42,10 @@ def run(
     judge_model: Optional[str] = typer.Option(None, help="the judge's litellm model (default: $IWR_JUDGE_MODEL)"),
     judge_api_base: Optional[str] = typer.Option(None, help="base URL of the judge model's OpenAI-compatible server"),
     paper_compat: bool = typer.Option(False, "--paper-compat", help="reproduce the reference code's quirks"),
+    seconds: float = typer.Option(1800, help="wall-clock budget per task for a coder (an outside agent is stopped then)"),
+    sandbox: str = typer.Option("bwrap", help="where an outside agent runs: bwrap (sees only its workspace) | none"),
+    expose: Optional[list[Path]] = typer.Option(None, help="a folder an outside agent may also read, e.g. where it is "
+                                                "installed (repeatable)"),
     as_json: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
 ):
     """Generate a page for every task with AGENT and judge it.
@@ -51,6 +56,8 @@ def run(
       iwr run --agent single-shot --model openai/gpt-4o --json
       iwr run --agent oracle --executor ray --concurrency 4   # a local Ray instance; --address HOST:PORT joins a cluster
       iwr run --agent single-shot,iterative --turns 1,2,4,8 --model openai/qwen --api-base http://127.0.0.1:8000/v1
+      iwr run --agent claude-code --seconds 900
+      iwr run --agent cmd:'my-agent --prompt {prompt} --mcp {mcp_config}' --expose /opt/my-agent
     """
     from agents.coder import Budget
     from agents.models import ModelConfig
@@ -71,20 +78,21 @@ def run(
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)
-    agents = [a.strip() for a in agent.split(",") if a.strip()]
+    agents = [agent.strip()] if agent.strip().startswith("cmd:") else [a.strip() for a in agent.split(",") if a.strip()]
     budgets = [int(t) for t in turns.split(",")]
     try:
-        combos = [(a, t) for a in agents for t in (budgets if coder_named(a).iterates else [None])]
+        combos = [(a, t) for a in agents for t in (budgets if coder_named(a, sandbox).iterates else [None])]
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)
-    base = run_id or default_run_id("-".join(agents))
+    base = run_id or default_run_id("-".join(a.split(":")[0] for a in agents))
     summaries, infra = [], False
     for a, t in combos:
         rid = base if len(combos) == 1 else f"{base}-{a}" + (f"-t{t}" if t else "")
         cfg = RunConfig(run_id=rid, agent=a, suite=suite, runs_dir=runs_dir, model=mcfg, task_ids=task, judge=jcfg,
                         concurrency=concurrency, epochs=epochs, retry_failed=retry_failed, feedback=feedback,
-                        budget=Budget(turns=t) if t else Budget(), executor=executor, address=address,
+                        budget=Budget(turns=t, seconds=seconds) if t else Budget(seconds=seconds), executor=executor,
+                        address=address, sandbox=sandbox, expose=list(expose or []),
                         cache_dir=None if no_cache else judge_cache(runs_dir))
         try:
             results, summary = execute(cfg)

@@ -73,3 +73,29 @@ def show(run_id: str = typer.Argument(..., help="run id"),
         t.add_row(r["task_id"], str(r["epoch"]), r["status"], f"{r['ifs'] * 100:.1f}", f"{r['vfs'] * 100:.1f}",
                   f"{r['final'] * 100:.1f}", f"{r['seconds'] or 0:.1f}", (r["error"] or "")[:60])
     Console().print(t)
+
+
+@runs_app.command()
+def export(run_id: str = typer.Argument(..., help="run id (a folder under --runs-dir) or a run folder's path"),
+           fmt: str = typer.Option("jsonl", "--format", help="jsonl (each result.json whole) or csv (a row each)"),
+           out: Path = typer.Option(None, "--out", help="write here instead of standard output"),
+           runs_dir: Path = typer.Option(RUNS_DIR, help="where runs are stored")):
+    """A run's results for analysis: JSON lines or CSV, one per task and epoch.
+
+    Examples:
+      iwr runs export oracle-bundled --format csv --out oracle.csv
+      iwr runs export runs/oracle-bundled --format jsonl | jq .final
+    """
+    from evals.records.export import export as export_run
+
+    folder = Path(run_id) if Path(run_id).is_dir() else runs_dir / run_id
+    try:
+        text = export_run(folder, fmt)
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        out.write_text(text)
+        typer.echo(f"wrote {out}", err=True)

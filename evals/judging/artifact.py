@@ -72,7 +72,7 @@ async def score_drafts(task: Task, tdir: Path, drafts: list, tools: Toolbox, con
         if (tdir / "artifact" / "assets").is_dir():
             shutil.copytree(tdir / "artifact" / "assets", folder / "assets", dirs_exist_ok=True)
         r = await judge_artifact(task, folder / "index.html", tools, config.model_copy(update={"probes": False}), base)
-        (folder / "judgement.json").write_text(r.model_dump_json(indent=2))
+        (folder / "judgement.json").write_text(r.stamped().model_dump_json(indent=2))
         first = next(iter(r.judge.get("checkpoints") or []), {})  # the draft as the judge first saw it
         out.append({"turn": d["turn"], "status": r.status, "ifs": r.ifs, "vfs": r.vfs, "final": r.final,
                     "tokens": d.get("tokens"), "cost_usd": d.get("cost_usd"), "shot": first.get("candidate")})

@@ -11,6 +11,9 @@ STATUSES: tuple[str, ...] = Status.__args__
 # Model failures count as 0. Infra failures (rerun them), invalid tasks (the task's own data is
 # wrong, e.g. a checkpoint missing) and skips are reported but never averaged.
 COUNTED = ("scored", "model_failure")
+# The format of result.json and summary.json (JSON Schemas in evals/records/schemas); raise it with
+# any change a reader must know about.
+SCHEMA_VERSION = 1
 
 
 class TaskResult(BaseModel):
@@ -18,6 +21,7 @@ class TaskResult(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    schema_version: int = SCHEMA_VERSION
     task_id: str
     status: Status
     agent: str
@@ -33,12 +37,75 @@ class TaskResult(BaseModel):
     coder: dict = Field(default_factory=dict)
     judge: dict = Field(default_factory=dict)
     seconds: dict = Field(default_factory=dict)
+    producer: dict = Field(default_factory=dict, description="code, browser and metric versions (provenance.py)")
+
+    def stamped(self) -> "TaskResult":
+        """This result with the producer filled in, as every result file is written."""
+        from evals.records.provenance import producer
+
+        self.producer = producer(self.judge.get("browser"), self.backends)
+        return self
 
     def summary(self) -> dict:
         """The entry of `iwr run --json`."""
         return {"task_id": self.task_id, "status": self.status, "ifs": self.ifs, "lvs": self.lvs, "hvs": self.hvs,
                 "vfs": self.vfs, "final": self.final, "error": self.error,
                 "probes": {k: v.get("status") for k, v in (self.judge.get("probes") or {}).items()}}
+
+
+class SummaryEntry(BaseModel):
+    """One task (and epoch) of `summary.json`: `TaskResult.summary()` and its epoch."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    task_id: str
+    epoch: int = 1
+    status: Status
+    ifs: float
+    lvs: float
+    hvs: float
+    vfs: float
+    final: float
+    error: str | None = None
+    probes: dict = Field(default_factory=dict)
+
+
+class MeanScores(BaseModel):
+    """Unweighted means over the counted tasks (None when none counted), and the counts by status."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    ifs: float | None
+    lvs: float | None
+    hvs: float | None
+    vfs: float | None
+    final: float | None
+    counted: int
+    by_status: dict[Status, int]
+
+
+class RunSummary(BaseModel):
+    """`runs/<run_id>/summary.json`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = SCHEMA_VERSION
+    run_id: str
+    agent: str
+    tasks: list[SummaryEntry]
+    mean: MeanScores
+    producer: dict = Field(default_factory=dict, description="code, browser and metric versions (provenance.py)")
+
+
+def run_summary(run_id: str, agent: str, keyed: list[tuple[int, TaskResult]]) -> RunSummary:
+    """The summary of (epoch, result) pairs in order, stamped with the code and the judges' tools."""
+    from evals.records.provenance import producer
+
+    results = [r for _, r in keyed]
+    browser = next((r.judge.get("browser") for r in results if r.judge.get("browser")), None)
+    metrics = {k: v for r in results for k, v in r.backends.items()}
+    return RunSummary(run_id=run_id, agent=agent, tasks=[{**r.summary(), "epoch": e} for e, r in keyed],
+                      mean=mean_scores(results), producer=producer(browser, metrics))
 
 
 def mean_scores(results: list[TaskResult]) -> dict:

@@ -15,6 +15,7 @@ from PIL import Image
 from evals.report import pages
 from evals.report.plots import Series, color, histogram_svg, line_svg, scatter_svg
 from evals.report.runs import BREAKDOWNS, Run, load_run, natural_order, slug
+from evals.report.agent_log import agent_context
 from evals.report.trajectory import trajectory_context
 from evals.records.stats import METRICS, breakdown, dollars, paired_difference, paper_table, pct, summarise, turn_curve
 
@@ -167,7 +168,8 @@ def task_context(run: Run, r: dict, media: Media) -> dict:
                         "expected": spec.logical_assertion if spec else None})
     return {"run": run, "r": r, "task": task, "video": media.video(video, f"{tid}-video"),
             "frames": media.frames(video, tid), "initial": cps.get(0), "actions": actions,
-            "trajectory": trajectory_context(r, lambda p, name: media.image(resolve(p, run), f"{stem}-{name}"))}
+            "trajectory": trajectory_context(r, lambda p, name: media.image(resolve(p, run), f"{stem}-{name}")),
+            "agent": agent_context(r)}
 
 
 def build_report(runs: list[Path], out: Path) -> Path:

@@ -7,6 +7,7 @@ from html import escape
 from typing import Any
 
 from evals.report.plots import color
+from evals.report.agent_log import agent_html
 from evals.report.trajectory import trajectory_html
 from evals.records.results import COUNTED
 from evals.records.stats import METRICS, STATUSES, dollars, pct
@@ -310,6 +311,7 @@ def task_page(ctx: dict) -> str:
                     f'<span class="atype">{escape(a.get("type") or "")}</span><span class="desc">{escape(a.get("description") or "")}</span>'
                     f'{secs}{badge(st)}</div>{f"<dl class=kv>{dl}</dl>" if dl else ""}{extra}</article>')
     body.append(trajectory_html(ctx.get("trajectory")))
+    body.append(agent_html(ctx.get("agent")))
     return shell(f"Task {r.get('task_id')} · {run.run_id}", "".join(body), root="../../")
 
 

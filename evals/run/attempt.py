@@ -29,7 +29,7 @@ async def run_task(cfg: RunConfig, task: Task, tools: Toolbox, tdir=None) -> Tas
     tdir.mkdir(parents=True, exist_ok=True)
     base = {"task_id": task.id, "agent": cfg.agent, "model": cfg.model.model if cfg.model else None,
             "profile": cfg.judge.profile}
-    coder = coder_named(cfg.agent)  # runner.check refused unknown coders and missing models
+    coder = coder_named(cfg.agent, cfg.sandbox, cfg.expose)  # runner.check refused unknown coders
     job = CoderJob(task=task, out=tdir / "artifact", model=cfg.model, budget=cfg.budget, tools=tools,
                    thread=f"{cfg.run_id}/{tdir.name}", state_db=cfg.run_dir / "coder-checkpoints.db",
                    feedback=cfg.feedback)
@@ -90,7 +90,7 @@ def record(cfg: RunConfig, t: Task, epoch: int, r: TaskResult, results: dict, st
     """Write `result.json` atomically and add the result to the run database."""
     d = task_dir(cfg, t, epoch)
     tmp = d / "result.json.tmp"
-    tmp.write_text(r.model_dump_json(indent=2))
+    tmp.write_text(r.stamped().model_dump_json(indent=2))
     os.replace(tmp, d / "result.json")  # a killed run never leaves half a result
     store.add_result(cfg.run_id, r, epoch)
     results[(t.id, epoch)] = r

@@ -16,9 +16,18 @@ def register_coder(coder: Coder) -> Coder:
     return CODERS.add(coder.name, coder)
 
 
-def coder_named(name: str) -> Coder:
-    """The coder called `name`; ValueError listing the known ones otherwise."""
-    return CODERS.named(name)
+def coder_named(name: str, sandbox: str = "bwrap", expose: list | None = None) -> Coder:
+    """The coder called `name`, an outside agent (`cmd:<template>` or a preset such as claude-code, run
+    in `sandbox` with `expose` readable), or ValueError listing the known ones."""
+    from evals.workspace.command_coder import command_coder
+    from evals.workspace.agent_presets import PRESETS
+
+    outside = command_coder(name, sandbox, expose)
+    if outside is not None:
+        return outside
+    if name not in CODERS:
+        raise ValueError(f"unknown agent {name!r}; choose one of {', '.join([*CODERS, *PRESETS])} or cmd:<command>")
+    return CODERS[name]
 
 
 for _coder in (Oracle(), Static(), Blank(), SingleShot(), Iterative()):

@@ -33,6 +33,8 @@ class RunConfig:
     cache_dir: Path | None = None  # content-addressed cache of judgements and metric values (evals/judging/cache.py)
     executor: str = "local"  # local | ray (evals/run/ray_executor.py)
     address: str | None = None  # the Ray cluster to join; None starts a local instance
+    sandbox: str = "bwrap"  # where an outside agent (cmd:, presets) runs: bwrap | none (evals/workspace/sandbox.py)
+    expose: list[Path] = field(default_factory=list)  # more folders an outside agent may read (its own install)
 
     @property
     def run_dir(self) -> Path:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 
 import structlog
 
 from agents.toolbox import Toolbox
 from evals.judging.artifact import judge_servers
 from evals.judging.cache import with_cache
-from evals.records.results import TaskResult, mean_scores
+from evals.records.results import TaskResult, run_summary
 from evals.records.store import Store
 from evals.run.attempt import attempt, record
 from evals.run.coders import coder_named
@@ -23,7 +24,10 @@ log = structlog.get_logger()
 
 def check(cfg: RunConfig) -> None:
     """Refuse a run that cannot start (unknown coder or executor, a model-driven coder without a model)."""
-    coder = coder_named(cfg.agent)
+    coder = coder_named(cfg.agent, cfg.sandbox, cfg.expose)
+    if getattr(coder, "sandbox", None) == "bwrap" and shutil.which("bwrap") is None:
+        raise ValueError("an outside agent runs in bubblewrap, which is not installed (Debian: apt-get install "
+                         "bubblewrap); --sandbox none runs it unconfined")
     if coder.needs_model and cfg.model is None:
         raise ValueError(f"{cfg.agent} needs --model")
     if cfg.executor not in EXECUTORS:
@@ -70,11 +74,9 @@ async def run(cfg: RunConfig) -> list[TaskResult]:
         store.close()
     order = {t.id: i for i, t in enumerate(tasks)}
     keys = sorted(results, key=lambda k: (order.get(k[0], 0), k[1]))
-    ordered = [results[k] for k in keys]
-    entries = [{**results[k].summary(), "epoch": k[1]} for k in keys]
-    summary = {"run_id": cfg.run_id, "agent": cfg.agent, "tasks": entries, "mean": mean_scores(ordered)}
-    (cfg.run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
-    return ordered
+    summary = run_summary(cfg.run_id, cfg.agent, [(k[1], results[k]) for k in keys])
+    (cfg.run_dir / "summary.json").write_text(summary.model_dump_json(indent=2))
+    return [results[k] for k in keys]
 
 
 async def run_locally(cfg: RunConfig, todo: list[tuple[Task, int]], results: dict, store: Store) -> None:

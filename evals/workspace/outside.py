@@ -24,7 +24,7 @@ async def judge_folder(ws: Workspace, config: JudgeConfig | None = None) -> Task
         async with Toolbox(judge_servers(ws.judgements, ws.task.suite_root, extra_roots=[ws.folder]),
                            errlog=errlog) as tools:
             result = await judge_blaming(ws.task, ws.folder / "index.html", tools, config, base)
-    (ws.judgements / "judgement.json").write_text(result.model_dump_json(indent=2))
+    (ws.judgements / "judgement.json").write_text(result.stamped().model_dump_json(indent=2))
     return result
 
 

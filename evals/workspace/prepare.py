@@ -13,8 +13,9 @@ from tasks.loader import Task
 from tasks.marker import write_marker
 
 
-def mcp_config(folder: Path, task: Task) -> dict:
-    """The `.mcp.json` servers block (Claude Code format; Cursor and Claude Desktop read the same shape)."""
+def mcp_config(folder: Path, task: Task, assets_suite: Path | None = None) -> dict:
+    """The `.mcp.json` servers block (Claude Code format; Cursor and Claude Desktop read the same shape);
+    `assets_suite` is the suite the assets server reads (a public copy, for a sandboxed agent)."""
     py = sys.executable
 
     def server(*args: str) -> dict:
@@ -25,7 +26,7 @@ def mcp_config(folder: Path, task: Task) -> dict:
     return {"mcpServers": {
         "iwr-workspace": server("workspace", "--root", str(folder)),
         "iwr-browser": server("browser", "--shots", str(folder / ".shots"), "--serve-only", str(folder)),
-        "iwr-assets": server("assets", "--tasks", str(task.suite_root), "--task", task.id),
+        "iwr-assets": server("assets", "--tasks", str(assets_suite or task.suite_root), "--task", task.id),
         "iwr-metrics": server("metrics", "--allow", str(folder)),
     }}
 
@@ -46,7 +47,7 @@ def contents(frames: bool, sheets: bool, assets: bool) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def prepare(task: Task, folder: Path) -> dict:
+def prepare(task: Task, folder: Path, assets_suite: Path | None = None) -> dict:
     """Write everything an outside agent needs into `folder`; never the judge's checkpoints."""
     folder = folder.resolve()
     folder.mkdir(parents=True, exist_ok=True)
@@ -71,7 +72,7 @@ def prepare(task: Task, folder: Path) -> dict:
     (folder / "INSTRUCTIONS.md").write_text(prompt(
         "workspace", task_id=task.id, width=w, height=h, contents=contents(bool(frames), bool(sheets), has_assets),
         assets_note="Refer to images as `assets/<name>`. " if has_assets else ""))
-    cfg = mcp_config(folder, task)
+    cfg = mcp_config(folder, task, assets_suite)
     (folder / ".mcp.json").write_text(json.dumps(cfg, indent=2))
     (folder / ".cursor").mkdir(exist_ok=True)
     (folder / ".cursor" / "mcp.json").write_text(json.dumps(cfg, indent=2))

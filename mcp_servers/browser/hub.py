@@ -153,6 +153,10 @@ class BrowserHub:
                 await self.close(sid)
             await self._launch()
 
+    @property
+    def browser_version(self) -> str:
+        return f"Chromium {self._browser.version}" if self._browser is not None else ""
+
     def _on_sigterm_kill_browser(self) -> None:
         """An MCP client that loses patience sends SIGTERM: take Chromium and its files down with us."""
         if threading.current_thread() is not threading.main_thread():

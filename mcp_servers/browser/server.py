@@ -21,6 +21,7 @@ class Opened(BaseModel):
     session: str
     url: str
     load_errors: list[str]
+    browser: str = ""  # "Chromium <version>": recorded with each judgement
 
 
 class Shot(BaseModel):
@@ -83,7 +84,8 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
         """Open a loopback URL or a local HTML file/folder in a new isolated session; returns its id."""
         s = await hub_of(ctx).open(target, width=width, height=height, scale=scale, seed=seed, clock=clock)
         left = [f"the page tried to leave for {s.left} (blocked)"] if s.left else []
-        return Opened(session=s.id, url=s.page.url, load_errors=left + s.page_errors[:5])
+        return Opened(session=s.id, url=s.page.url, load_errors=left + s.page_errors[:5],
+                      browser=hub_of(ctx).browser_version)
 
     @mcp.tool(annotations=READ_ONLY)
     @errors
