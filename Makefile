@@ -8,7 +8,9 @@ run: setup
 	.venv/bin/iwr run --agent blank --run-id blank-bundled
 	@echo "report: $$(.venv/bin/iwr report oracle-bundled --compare blank-bundled --out runs/report)"
 
-# The exploratory probe's test needs browser-use, which lives in its own venv (.venv-explore).
+# The exploratory probe's test needs browser-use, which lives in its own venv (.venv-explore); the
+# third-party agents' tests need Codex CLI and Claude Code from npm (.agents).
 test: setup
 	@bash scripts/setup_explore.sh
+	@bash scripts/setup_agents.sh
 	.venv/bin/python -m pytest -q

@@ -106,12 +106,15 @@ def test_presets_configure_their_agents(tmp_path):
     toml = (tmp_path / "home" / ".codex" / "config.toml").read_text()
     assert env == {"CODEX_HOME": str(tmp_path / "home" / ".codex")}
     assert '[mcp_servers.iwr-workspace]\ncommand = "/venv/bin/python"\nargs = ["-m", "mcp_servers", "workspace"]' in toml
-    assert 'base_url = "http://127.0.0.1:9/v1"' in toml
-    (tmp_path / "ws").mkdir()
-    gemini_config(tmp_path / "ws", tmp_path / "home", mcp, None)
-    assert json.loads((tmp_path / "ws" / ".gemini" / "settings.json").read_text()) == mcp
-    assert PRESETS["claude-code"].command("claude-sonnet").endswith("--model {model}")
-    assert "{mcp_config}" in PRESETS["claude-code"].command(None) and "--model" not in PRESETS["claude-code"].command(None)
+    assert 'base_url = "http://127.0.0.1:9/v1"' in toml and 'wire_api = "responses"' in toml
+    assert toml.index('model_provider = "iwr-local"') < toml.index("[")  # a top-level key, before any table
+    env = gemini_config(tmp_path / "ws", tmp_path / "home", mcp, None)
+    settings = json.loads((tmp_path / "home" / ".gemini" / "settings.json").read_text())
+    assert env == {"GEMINI_CLI_HOME": str(tmp_path / "home")} and settings["mcpServers"]["iwr-workspace"]["trust"]
+    claude = PRESETS["claude-code"]
+    assert "-p --model {model} --output-format" in claude.command("claude-sonnet")
+    assert "{mcp_config}" in claude.command(None) and "--model" not in claude.command(None)
+    assert claude.command(None).endswith("-- {prompt}")  # --allowedTools takes many values: the prompt is not one
 
 
 def test_usage_is_read_from_each_agent_s_own_json():

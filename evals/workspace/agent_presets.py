@@ -16,14 +16,14 @@ from pathlib import Path
 @dataclass(frozen=True)
 class Preset:
     name: str
-    template: str
-    model_flag: str  # added, with {model}, when the run names a model
+    template: str  # {model_opt} marks where the agent's model flag goes when the run names a model
+    model_flag: str
     how: str  # how the MCP servers reach the agent (README)
     configure: Callable[[Path, Path, dict, str | None], dict] | None = None  # (workspace, home, mcp, api_base) -> env
     trajectories: tuple[str, ...] = ()  # globs under HOME or the workspace of the session files it keeps
 
     def command(self, model: str | None) -> str:
-        return self.template + (f" {self.model_flag} {{model}}" if model else "")
+        return self.template.replace("{model_opt}", f"{self.model_flag} {{model}}" if model else "").replace("  ", " ")
 
 
 def _toml_string(s: str) -> str:
@@ -31,40 +31,58 @@ def _toml_string(s: str) -> str:
 
 
 def codex_config(workspace: Path, home: Path, mcp: dict, api_base: str | None) -> dict:
-    """~/.codex/config.toml: one [mcp_servers.NAME] table per server; a local provider for --api-base."""
-    lines = []
+    """$CODEX_HOME/config.toml: no approvals and no sandbox of its own (ours holds it), no update checks,
+    analytics or plug-in sync; one [mcp_servers.NAME] table per server, each required, so that the
+    first turn waits for the tools; a local provider for --api-base (Codex speaks the Responses API)."""
+    lines = ['approval_policy = "never"', 'sandbox_mode = "danger-full-access"', "check_for_update_on_startup = false"]
     if api_base:
-        lines += ['model_provider = "iwr-local"', "", "[model_providers.iwr-local]", 'name = "iwr local"',
-                  f"base_url = {_toml_string(api_base)}", 'wire_api = "chat"', 'env_key = "OPENAI_API_KEY"', ""]
+        lines.append('model_provider = "iwr-local"')
+    lines += ["", "[analytics]", "enabled = false", "", "[feedback]", "enabled = false", "",
+              "[features]", "plugins = false", ""]
+    if api_base:
+        lines += ["[model_providers.iwr-local]", 'name = "iwr local"', f"base_url = {_toml_string(api_base)}",
+                  'wire_api = "responses"', "request_max_retries = 1", "stream_max_retries = 1", ""]
     for name, spec in mcp["mcpServers"].items():
         lines += [f"[mcp_servers.{name}]", f"command = {_toml_string(spec['command'])}",
                   "args = [" + ", ".join(_toml_string(a) for a in spec["args"]) + "]", "startup_timeout_sec = 60",
-                  "tool_timeout_sec = 300", ""]
+                  "tool_timeout_sec = 300", 'default_tools_approval_mode = "approve"', "required = true", ""]
     (home / ".codex").mkdir(parents=True, exist_ok=True)
     (home / ".codex" / "config.toml").write_text("\n".join(lines))
     return {"CODEX_HOME": str(home / ".codex")}
 
 
 def gemini_config(workspace: Path, home: Path, mcp: dict, api_base: str | None) -> dict:
-    """The workspace's .gemini/settings.json carries the same mcpServers block as .mcp.json."""
-    (workspace / ".gemini").mkdir(exist_ok=True)
-    (workspace / ".gemini" / "settings.json").write_text(json.dumps({"mcpServers": mcp["mcpServers"]}, indent=2))
-    return {"GOOGLE_GEMINI_BASE_URL": api_base} if api_base else {}
+    """$GEMINI_CLI_HOME/.gemini/settings.json: the servers of .mcp.json, trusted; no update checks,
+    usage statistics, telemetry or folder-trust prompt."""
+    servers = {n: {**spec, "trust": True, "timeout": 300_000} for n, spec in mcp["mcpServers"].items()}
+    settings = {"general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+                "privacy": {"usageStatisticsEnabled": False}, "telemetry": {"enabled": False},
+                "security": {"folderTrust": {"enabled": False}}, "mcpServers": servers}
+    (home / ".gemini").mkdir(parents=True, exist_ok=True)
+    (home / ".gemini" / "settings.json").write_text(json.dumps(settings, indent=2))
+    env = {"GEMINI_CLI_HOME": str(home)}
+    return {**env, "GOOGLE_GEMINI_BASE_URL": api_base} if api_base else env
 
 
 def claude_env(workspace: Path, home: Path, mcp: dict, api_base: str | None) -> dict:
-    return {"ANTHROPIC_BASE_URL": api_base} if api_base else {}
+    """Claude Code keeps its state in $CLAUDE_CONFIG_DIR and, told so, makes no call but the model's."""
+    env = {"CLAUDE_CONFIG_DIR": str(home / ".claude"), "DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1",
+           "DISABLE_ERROR_REPORTING": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
+    return {**env, "ANTHROPIC_BASE_URL": api_base} if api_base else env
 
+
+# Claude Code refuses --dangerously-skip-permissions as root: the tools it may use are named instead.
+CLAUDE_TOOLS = "mcp__iwr-workspace,mcp__iwr-browser,mcp__iwr-assets,mcp__iwr-metrics,Read,Write,Edit,Glob,Grep,Bash"
 
 PRESETS = {p.name: p for p in [
-    Preset("claude-code", "claude -p {prompt} --output-format json --mcp-config {mcp_config} --strict-mcp-config "
-           "--dangerously-skip-permissions", "--model",
+    Preset("claude-code", "claude -p {model_opt} --output-format json --mcp-config {mcp_config} --strict-mcp-config "
+           f"--allowedTools {CLAUDE_TOOLS} -- {{prompt}}", "--model",
            "reads the workspace's .mcp.json (--mcp-config); npm install -g @anthropic-ai/claude-code",
            claude_env, (".claude/projects/*/*.jsonl",)),
-    Preset("codex", "codex exec --json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox {prompt}",
-           "--model", "[mcp_servers.*] tables in $HOME/.codex/config.toml, written from .mcp.json; "
+    Preset("codex", "codex exec --json --skip-git-repo-check {model_opt} {prompt}", "--model",
+           "[mcp_servers.*] tables in $CODEX_HOME/config.toml, written from .mcp.json; "
            "npm install -g @openai/codex", codex_config, (".codex/sessions/*/*/*/*.jsonl",)),
-    Preset("gemini", "gemini -p {prompt} --output-format json --yolo", "--model",
-           "mcpServers in the workspace's .gemini/settings.json, written from .mcp.json; "
-           "npm install -g @google/gemini-cli", gemini_config, (".gemini/tmp/*/*.json",)),
+    Preset("gemini", "gemini --yolo --output-format json {model_opt} -p {prompt}", "--model",
+           "mcpServers in $GEMINI_CLI_HOME/.gemini/settings.json, written from .mcp.json; "
+           "npm install -g @google/gemini-cli", gemini_config, (".gemini/tmp/*/chats/*.json*",)),
 ]}
