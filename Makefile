@@ -9,8 +9,10 @@ run: setup
 	@echo "report: $$(.venv/bin/iwr report oracle-bundled --compare blank-bundled --out runs/report)"
 
 # The exploratory probe's test needs browser-use, which lives in its own venv (.venv-explore); the
-# third-party agents' tests need Codex CLI and Claude Code from npm (.agents).
+# third-party agents' tests need Codex CLI and Claude Code from npm (.agents); the inspect task's test
+# needs inspect_ai (.venv-inspect).
 test: setup
 	@bash scripts/setup_explore.sh
 	@bash scripts/setup_agents.sh
+	@bash scripts/setup_inspect.sh
 	.venv/bin/python -m pytest -q
