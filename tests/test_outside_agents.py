@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
-from evals.workspace.agent_presets import PRESETS, codex_config, gemini_config
+from evals.workspace.agent_presets import PRESETS, codex_config, fast_agent_config, gemini_config
 from evals.workspace.agent_usage import usage_from_output
 from evals.workspace.command_coder import fill
 from tests.iterative_script import GOOD
@@ -111,6 +112,10 @@ def test_presets_configure_their_agents(tmp_path):
     env = gemini_config(tmp_path / "ws", tmp_path / "home", mcp, None)
     settings = json.loads((tmp_path / "home" / ".gemini" / "settings.json").read_text())
     assert env == {"GEMINI_CLI_HOME": str(tmp_path / "home")} and settings["mcpServers"]["iwr-workspace"]["trust"]
+    fast_agent_config(tmp_path / "ws", tmp_path / "home", mcp, "http://127.0.0.1:9/v1")
+    fa = yaml.safe_load((tmp_path / "home" / "fastagent.config.yaml").read_text())
+    assert fa["mcp"]["servers"]["iwr-workspace"]["transport"] == "stdio" and fa["generic"]["base_url"].endswith("/v1")
+    assert "{home}/fastagent.config.yaml" in PRESETS["fast-agent"].command(None)
     claude = PRESETS["claude-code"]
     assert "-p --model {model} --output-format" in claude.command("claude-sonnet")
     assert "{mcp_config}" in claude.command(None) and "--model" not in claude.command(None)
@@ -129,4 +134,8 @@ def test_usage_is_read_from_each_agent_s_own_json():
                                                     "source": "codex turn.completed"}
     gemini = json.dumps({"response": "ok", "stats": {"models": {"g": {"tokens": {"prompt": 9, "candidates": 3}}}}})
     assert usage_from_output(gemini)["prompt_tokens"] == 9
+    atif = json.dumps({"schema_version": "ATIF-v1.8", "steps": [], "final_metrics": {"total_prompt_tokens": 360,
+                                                                                      "total_completion_tokens": 120}})
+    assert usage_from_output(atif) == {"prompt_tokens": 360, "completion_tokens": 120,
+                                       "source": "trajectory final_metrics"}
     assert usage_from_output("no json at all") == {} and usage_from_output('{"usage": "garbage"}') == {}

@@ -71,6 +71,20 @@ def claude_env(workspace: Path, home: Path, mcp: dict, api_base: str | None) -> 
     return {**env, "ANTHROPIC_BASE_URL": api_base} if api_base else env
 
 
+def fast_agent_config(workspace: Path, home: Path, mcp: dict, api_base: str | None) -> dict:
+    """$HOME/fastagent.config.yaml: the servers of .mcp.json, a generic OpenAI-compatible provider for
+    --api-base, no OpenTelemetry, logs to a file."""
+    servers = {n: {"transport": "stdio", "command": spec["command"], "args": spec["args"]}
+               for n, spec in mcp["mcpServers"].items()}
+    cfg = {"otel": {"enabled": False}, "mcp": {"servers": servers},
+           "logger": {"type": "file", "path": str(home / "fast-agent-log.jsonl"), "level": "info",
+                      "progress_display": False, "show_chat": False}}
+    if api_base:
+        cfg["generic"] = {"api_key": "local", "base_url": api_base}
+    (home / "fastagent.config.yaml").write_text(json.dumps(cfg, indent=2))  # JSON is YAML
+    return {}
+
+
 # Claude Code refuses --dangerously-skip-permissions as root: the tools it may use are named instead.
 CLAUDE_TOOLS = "mcp__iwr-workspace,mcp__iwr-browser,mcp__iwr-assets,mcp__iwr-metrics,Read,Write,Edit,Glob,Grep,Bash"
 
@@ -82,6 +96,12 @@ PRESETS = {p.name: p for p in [
     Preset("codex", "codex exec --json --skip-git-repo-check {model_opt} {prompt}", "--model",
            "[mcp_servers.*] tables in $CODEX_HOME/config.toml, written from .mcp.json; "
            "npm install -g @openai/codex", codex_config, (".codex/sessions/*/*/*/*.jsonl",)),
+    Preset("fast-agent", "fast-agent --no-update-check go -c {home}/fastagent.config.yaml --home {home}/fast-agent "
+           "--servers iwr-workspace,iwr-browser,iwr-assets,iwr-metrics --trajectory-output {home}/trajectory.json "
+           "{model_opt} -m {prompt}", "--model",
+           "mcp.servers in $HOME/fastagent.config.yaml, written from .mcp.json; a Python agent from PyPI "
+           "(fast-agent-mcp, Python 3.12+: uv tool install fast-agent-mcp); with --api-base, name models "
+           "generic.<model>", fast_agent_config, ("trajectory.json",)),
     Preset("gemini", "gemini --yolo --output-format json {model_opt} -p {prompt}", "--model",
            "mcpServers in $GEMINI_CLI_HOME/.gemini/settings.json, written from .mcp.json; "
            "npm install -g @google/gemini-cli", gemini_config, (".gemini/tmp/*/chats/*.json*",)),

@@ -56,6 +56,10 @@ def usage_from_output(text: str) -> dict:
                 prompt += _int(t.get("prompt"))
                 completion += _int(t.get("candidates"))
             sources.add("gemini stats")
+        elif isinstance(o.get("final_metrics"), dict) and "total_prompt_tokens" in o["final_metrics"]:  # ATIF
+            prompt += _int(o["final_metrics"].get("total_prompt_tokens"))
+            completion += _int(o["final_metrics"].get("total_completion_tokens"))
+            sources.add("trajectory final_metrics")
         elif u is not None and ("prompt_tokens" in u or "completion_tokens" in u):  # OpenAI style
             prompt += _int(u.get("prompt_tokens"))
             completion += _int(u.get("completion_tokens"))

@@ -109,8 +109,9 @@ class CommandCoder:
         seconds = round(time.monotonic() - t0, 3)
         facts = {"command": self.name, "exit_code": code, "seconds": seconds, "sandbox": self.sandbox,
                  "stdout": str(out_path), "stderr": str(err_path)}
-        usage = usage_from_output(out_path.read_text(errors="replace"))
         trajectory = self._trajectory(ws, home) or str(out_path)
+        usage = usage_from_output(out_path.read_text(errors="replace")) or usage_from_output(
+            Path(trajectory).read_text(errors="replace"))  # an agent that reports usage only in its session file
         if timed_out:
             return CoderOutput(status="model_failure", error=f"the agent ran out of time ({budget_s:g} s) and was "
                                "stopped", usage=usage, trajectory=trajectory, agent=facts)
