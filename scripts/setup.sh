@@ -9,6 +9,9 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
 command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)  # the sandbox of outside agents (evals/workspace/sandbox.py)
+# The third-party agents' tests: npm installs them, `unshare -n` and `ip` give them a loopback-only network.
+command -v npm >/dev/null 2>&1 || need+=(npm)
+command -v ip >/dev/null 2>&1 || need+=(iproute2)
 fc-list 2>/dev/null | grep -qi "liberation" || need+=(fonts-liberation)
 fc-list 2>/dev/null | grep -qi "dejavu" || need+=(fonts-dejavu-core)
 if [ ${#need[@]} -gt 0 ]; then
