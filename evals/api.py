@@ -1,5 +1,6 @@
 """The Python API: what `iwr run`, `iwr judge` and `iwr calibrate` do, as functions with typed
-arguments and results. `from evals import run, judge, load_tasks, calibrate`.
+arguments and results: `from evals.api import run, judge, load_tasks, calibrate` (`evals.run` is the
+package that runs tasks, so the functions cannot live on `evals` itself).
 
 Each function has an `a`-prefixed coroutine twin (`arun`, `ajudge`, `acalibrate`) for callers that
 already run an event loop; the plain ones start their own.

@@ -27,7 +27,7 @@ from graphs.profiles import LLM_METRIC, Profile, profile_named
 from tasks import defaults
 from tasks.checkpoints import check_usable, checkpoint_plan, judged_steps
 from tasks.frames import sample_frames
-from tasks.loader import VIDEO_EXTENSIONS
+from tasks.loader import video_in
 from tasks.schema import size_of
 
 
@@ -117,7 +117,7 @@ class JudgeContext:
             return share(copied, viewport)
         if self.likeness is None:
             folder = Path(task_folder)
-            video = next((p for e in VIDEO_EXTENSIONS if (p := folder / f"video.{e}").is_file()), None)
+            video = video_in(folder)
             frames = [im for _, im in sample_frames(video)] if video else []
             self.likeness = Likeness(frames, sorted((folder / "checkpoints").glob("*.png")))
         return share(copied + recorded_boxes(candidate, drawn, viewport, self.likeness), viewport)

@@ -58,31 +58,29 @@ def served_file(src: str, root: Path) -> Path | None:
     return p if p.is_file() and (root == p or root in p.parents) else None
 
 
-def data_url_bytes(src: str) -> tuple[str, bytes] | None:
-    """(media type, bytes) of a data: URL, or None when it is none or will not decode."""
+def data_url_digest(src: str) -> tuple[str, str] | None:
+    """(media type, sha256 of the bytes) of a data: URL, as the browser's raster listing sends it
+    (`data:<type>;sha256,<hex>`) or whole; None when it is none or will not decode."""
     if not src.startswith("data:") or "," not in src:
         return None
     head, body = src[5:].split(",", 1)
     kind = head.split(";")[0].strip().lower()
+    if head.endswith(";sha256"):
+        return kind, body.lower()
     try:
         raw = base64.b64decode(body, validate=False) if head.endswith(";base64") else unquote_to_bytes(body)
     except (binascii.Error, ValueError):
         return None
-    return kind, raw
+    return kind, hashlib.sha256(raw).hexdigest()
 
 
-def _is_asset(src: str, root: Path, assets: set[str]) -> bool:
+def material(src: str, root: Path) -> tuple[str | None, bool]:
+    """The content hash of a raster's source (None when it cannot be read) and whether it is an SVG."""
     f = served_file(src, root)
     if f is not None:
-        return digest(f) in assets
-    inline = data_url_bytes(src)
-    return inline is not None and hashlib.sha256(inline[1]).hexdigest() in assets
-
-
-def _is_svg(src: str, root: Path) -> bool:
-    f = served_file(src, root)
-    inline = data_url_bytes(src)
-    return (f is not None and f.suffix.lower() == ".svg") or (inline is not None and inline[0] == "image/svg+xml")
+        return digest(f), f.suffix.lower() == ".svg"
+    inline = data_url_digest(src)
+    return (inline[1], inline[0] == "image/svg+xml") if inline else (None, False)
 
 
 def sort_rasters(seen: dict, root: Path, assets: set[str]) -> dict:
@@ -90,9 +88,10 @@ def sort_rasters(seen: dict, root: Path, assets: set[str]) -> dict:
     copied, drawn = [], []
     for r in seen.get("rasters", []):
         if r["kind"] in COPIED and r["src"]:
-            if _is_asset(r["src"], root, assets):
+            sha, svg = material(r["src"], root)
+            if sha is not None and sha in assets:
                 continue
-            (drawn if _is_svg(r["src"], root) else copied).append(r["box"])
+            (drawn if svg else copied).append(r["box"])
         else:
             drawn.append(r["box"])
     w, h = (max(1, int(v)) for v in seen.get("viewport", [1, 1]))
@@ -109,13 +108,6 @@ def _grid(boxes: list, viewport: list[int]) -> np.ndarray:
 
 def share(boxes: list, viewport: list[int]) -> float:
     return round(float(_grid(boxes, viewport).mean()), 4)
-
-
-def picture_share(seen: dict, root: Path, assets: set[str]) -> float:
-    """The share of the viewport painted by copied rasters and by every drawn one (an upper bound:
-    `recorded_boxes` decides which drawn boxes count)."""
-    sorted_ = sort_rasters(seen, root, assets)
-    return share(sorted_["copied"] + sorted_["drawn"], sorted_["viewport"])
 
 
 class Likeness:

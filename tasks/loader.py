@@ -41,6 +41,11 @@ class TaskFileError(ValueError):
         super().__init__("\n".join(str(p) for p in problems))
 
 
+def video_in(folder: Path) -> Path | None:
+    """A task folder's video (video.mp4 or video.webm), if it has one."""
+    return next((p for ext in VIDEO_EXTENSIONS if (p := Path(folder) / f"video.{ext}").is_file()), None)
+
+
 @dataclass
 class Task:
     """One task: its `data.jsonl` record and its folder on disk."""
@@ -59,11 +64,7 @@ class Task:
 
     @property
     def video(self) -> Path | None:
-        for ext in VIDEO_EXTENSIONS:
-            p = self.folder / f"video.{ext}"
-            if p.is_file():
-                return p
-        return None
+        return video_in(self.folder)
 
     @property
     def assets_dir(self) -> Path:

@@ -1,6 +1,7 @@
 """Pictures are not pages: a page painted with a screenshot of the page gets no visual score, while
 the task's own assets, under any name, count as the page's material."""
 import base64
+import hashlib
 import shutil
 
 import pytest
@@ -8,9 +9,15 @@ import pytest
 from agents.toolbox import Toolbox
 from evals.judging.artifact import judge_servers
 from graphs.judge import JudgeConfig, judge
-from graphs.pictures import asset_digests, picture_share, sort_rasters
+from graphs.pictures import asset_digests, share, sort_rasters
 from tasks.frames import sample_frames
 from tasks.loader import load_suite
+
+
+def picture_share(seen, root, assets) -> float:
+    """Copied and drawn rasters together: what the share is before drawn ones are compared with the frames."""
+    s = sort_rasters(seen, root, assets)
+    return share(s["copied"] + s["drawn"], s["viewport"])
 
 
 def test_only_foreign_rasters_count_toward_the_share(tmp_path):
@@ -42,7 +49,9 @@ def test_an_inlined_asset_is_the_page_s_material_and_drawn_content_is_told_apart
         {"kind": "img", "src": inline, "box": [0, 0, 800, 600]},
         {"kind": "background", "src": other, "box": [0, 0, 400, 600]},
         {"kind": "background", "src": "data:image/svg+xml,%3Csvg%3E%3C/svg%3E", "box": [400, 0, 400, 100]},
-        {"kind": "canvas", "src": "", "box": [400, 100, 400, 500]}]}
+        {"kind": "canvas", "src": "", "box": [400, 100, 400, 500]},
+        {"kind": "img", "src": "data:image/png;sha256," + hashlib.sha256(b"the task's own picture").hexdigest(),
+         "box": [0, 0, 800, 600]}]}  # as the browser's listing sends a data: URL
     sorted_ = sort_rasters(seen, tmp_path, assets)
     assert sorted_["copied"] == [[0, 0, 400, 600]]
     assert sorted_["drawn"] == [[400, 0, 400, 100], [400, 100, 400, 500]]
@@ -93,6 +102,14 @@ async def test_a_page_drawn_on_a_canvas_is_a_page_and_a_frame_drawn_on_it_is_not
     assert "pictures_of_page" not in honest["flags"]
     assert not any("picture_share" in c for c in honest["checkpoints"])
     assert max(honest["checkpoints"][0]["metrics"].values()) > 0.0
+
+    inlined = tmp_path / "inlined"  # the task's asset, inlined whole as base64, over the whole viewport
+    inlined.mkdir()
+    b64 = base64.b64encode((task.assets_dir / "1.png").read_bytes()).decode()
+    (inlined / "index.html").write_text(f'<!doctype html><body style="margin:0"><img src="data:image/png;base64,{b64}" '
+                                        'style="position:fixed;inset:0;width:100%;height:100%"></body>')
+    material = await _judge_page(suite_dir, tmp_path / "c", inlined)
+    assert not any("picture_share" in c for c in material["checkpoints"]), "an inlined asset is the page's material"
 
     framed = tmp_path / "framed"
     framed.mkdir()

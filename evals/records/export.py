@@ -14,20 +14,25 @@ COLUMNS = ("run_id", "task_id", "epoch", "status", "ifs", "lvs", "hvs", "vfs", "
            "prompt_tokens", "completion_tokens", "cost_usd", "error", "schema_version", "iwr", "revision", "browser")
 
 
-def run_results(run_dir: Path) -> list[dict]:
-    """Every `<task>[.e<N>]/result.json` of a run folder, with `run_id` and `epoch`, in task order."""
-    run_dir = Path(run_dir)
-    meta = run_dir / "run.json"
-    run_id = json.loads(meta.read_text()).get("run_id", run_dir.name) if meta.is_file() else run_dir.name
+def natural_order(s: str) -> tuple:
+    """A sort key that puts "2" before "10"."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", s) if p)
+
+
+def result_files(run_dir: Path) -> list[tuple[str, int, Path]]:
+    """(task folder's task id, epoch, path) of every `<task>[.e<N>]/result.json`, in natural task order."""
     found = []
-    for f in run_dir.glob("*/result.json"):
+    for f in Path(run_dir).glob("*/result.json"):
         m = re.fullmatch(r"(.+?)(?:\.e(\d+))?", f.parent.name)
-        key = tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", m.group(1)) if p)
-        found.append((key, int(m.group(2) or 1), f))
-    out = []
-    for _, epoch, f in sorted(found):
-        out.append({"run_id": run_id, "epoch": epoch, **json.loads(f.read_text())})
-    return out
+        found.append((m.group(1), int(m.group(2) or 1), f))
+    return sorted(found, key=lambda x: (natural_order(x[0]), x[1]))
+
+
+def run_results(run_dir: Path) -> list[dict]:
+    """Every result.json of a run folder, with `run_id` and `epoch`, in task order."""
+    meta = Path(run_dir) / "run.json"
+    run_id = json.loads(meta.read_text()).get("run_id", Path(run_dir).name) if meta.is_file() else Path(run_dir).name
+    return [{"run_id": run_id, "epoch": epoch, **json.loads(f.read_text())} for _, epoch, f in result_files(run_dir)]
 
 
 def flat(r: dict) -> dict:

@@ -14,7 +14,8 @@ from PIL import Image
 
 from evals.report import pages
 from evals.report.plots import Series, color, histogram_svg, line_svg, scatter_svg
-from evals.report.runs import BREAKDOWNS, Run, load_run, natural_order, slug
+from evals.records.export import natural_order
+from evals.report.runs import BREAKDOWNS, Run, load_run, slug
 from evals.report.agent_log import agent_context
 from evals.report.trajectory import trajectory_context
 from evals.records.stats import METRICS, breakdown, dollars, paired_difference, paper_table, pct, summarise, turn_curve

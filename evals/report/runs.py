@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from evals.records.export import result_files
 from tasks.loader import Suite, Task, load_suite
 
 BREAKDOWNS = {"interaction": "Interaction level", "visual": "Visual level", "domain": "Domain"}
@@ -72,11 +73,8 @@ def load_run(folder: Path, taken: set[str] | None = None) -> Run:
         taken.add(key)
     run = Run(name=name, slug=key, folder=folder, meta=meta, suite=_load_suite(meta.get("suite")))
     order = {t.id: i for i, t in enumerate(run.suite.tasks)} if run.suite else {}
-    found = []
-    for f in folder.glob("*/result.json"):
-        m = re.fullmatch(r"(.+?)(?:\.e(\d+))?", f.parent.name)
-        found.append((order.get(m.group(1), len(order)), natural_order(m.group(1)), int(m.group(2) or 1), f))
-    for *_, epoch, f in sorted(found):
+    found = result_files(folder)  # in natural order; the suite's order first (a stable sort keeps the rest)
+    for _, epoch, f in sorted(found, key=lambda x: order.get(x[0], len(order))):
         r = json.loads(f.read_text())
         task = run.task(str(r.get("task_id")))
         r.update(epoch=epoch, dir=str(f.parent), first_failure=first_failure(r),
@@ -86,5 +84,3 @@ def load_run(folder: Path, taken: set[str] | None = None) -> Run:
     return run
 
 
-def natural_order(s: str) -> tuple:
-    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", s))

@@ -212,15 +212,17 @@ OBSERVE = """
 """
 
 # Raster content a person sees in the viewport: painted images, canvases, videos, embedded
-# documents and url() backgrounds, each with its source and its box clipped to the viewport.
+# documents and url() backgrounds, each with its source and its box clipped to the viewport. A data:
+# URL is sent as `data:<type>;sha256,<hex>` of its bytes (the whole URL may be megabytes), so that an
+# inlined asset can be told by its hash (graphs/pictures.py).
 RASTERS = """
-() => {""" + SEEING_FNS + """
+async () => {""" + SEEING_FNS + """
   const vw = innerWidth, vh = innerHeight, out = [];
   const add = (el, kind, src) => {
     const r = el.getBoundingClientRect();
     const x0 = Math.max(r.left, 0), y0 = Math.max(r.top, 0), x1 = Math.min(r.right, vw), y1 = Math.min(r.bottom, vh);
     if (x1 - x0 < 8 || y1 - y0 < 8 || !shownUp(el) || clippedAway(el, r) || !uncovered(el)) return;
-    out.push({kind, src: String(src || '').slice(0, 500), box: [x0, y0, x1 - x0, y1 - y0]});
+    out.push({kind, src: String(src || ''), box: [x0, y0, x1 - x0, y1 - y0]});
   };
   for (const el of document.querySelectorAll('img,canvas,video,iframe,object,embed,svg image')) {
     const t = el.tagName.toLowerCase();
@@ -230,6 +232,19 @@ RASTERS = """
     const m = /url\\(["']?([^"')]+)/.exec(getComputedStyle(el).backgroundImage);
     if (m) add(el, 'background', new URL(m[1], document.baseURI).href);
   }
+  const hashed = async (src) => {
+    const comma = src.indexOf(',');
+    if (!src.startsWith('data:') || comma < 0 || !(crypto && crypto.subtle)) return src.slice(0, 500);
+    const head = src.slice(5, comma), body = src.slice(comma + 1);
+    let bytes;
+    try {
+      bytes = head.endsWith(';base64') ? Uint8Array.from(atob(body), c => c.charCodeAt(0))
+                                       : new TextEncoder().encode(decodeURIComponent(body));
+    } catch (e) { return src.slice(0, 500); }
+    const d = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+    return 'data:' + head.split(';')[0] + ';sha256,' + Array.from(d, b => b.toString(16).padStart(2, '0')).join('');
+  };
+  for (const r of out) r.src = await hashed(r.src);
   return {viewport: [vw, vh], rasters: out};
 }
 """
