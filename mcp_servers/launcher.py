@@ -21,7 +21,7 @@ def build(name: str, args: argparse.Namespace):
     if name == "metrics":
         from mcp_servers.metrics.server import build_server
 
-        return build_server(allowed_roots=args.allow)
+        return build_server(allowed_roots=args.allow, store=args.store)
     if name == "assets":
         from mcp_servers.assets.server import build_server
 
@@ -49,6 +49,8 @@ def parser() -> argparse.ArgumentParser:
                    help="bench: what evaluate tells the client (scores by default; never expected texts)")
     p.add_argument("--allow", type=Path, action="append", default=[],
                    help="metrics: a folder images may be read from (repeatable; default: cwd and temp)")
+    p.add_argument("--store", type=Path, help="metrics: keep references' OCR texts, embeddings and floors in this "
+                   "folder across runs (the judge's; a coder's server keeps none)")
     p.add_argument("--tasks", type=Path, default=BUNDLED_SUITE, help="assets, bench: the suite (default: the bundled one)")
     p.add_argument("--judge", action="store_true", help="assets: judge mode (adds checkpoints and reference hints)")
     p.add_argument("--root", type=Path, help="workspace: the folder (default: cwd); bench: where submissions go")

@@ -9,13 +9,15 @@ from pathlib import Path
 import pytest
 
 pytestmark = pytest.mark.slow
-RATIOS = ("replay_vs_floor", "replay_vs_fixed_sleeps", "task_vs_max_parts", "mcp_vs_direct", "cached_vs_first",
+RATIOS = ("replay_vs_floor", "replay_vs_playwright", "replay_vs_floor_hints_off", "scoring_vs_full_ocr",
+          "suite_vs_floor", "replay_vs_fixed_sleeps", "task_vs_max_parts", "mcp_vs_direct", "cached_vs_first",
           "rss_mb_per_context")
 
 
 def test_bench_reports_every_figure(tmp_path):
     iwr = str(Path(sys.executable).parent / "iwr")
-    out = subprocess.run([iwr, "bench", "--max-tasks", "1", "--rounds", "2", "--json", "--work", str(tmp_path)],
+    out = subprocess.run([iwr, "bench", "--max-tasks", "1", "--rounds", "2", "--suite-tasks", "2", "--candidate-tasks", "1",
+                          "--json", "--work", str(tmp_path)],
                          capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-2000:]
     figures = json.loads(out.stdout)
@@ -27,3 +29,8 @@ def test_bench_reports_every_figure(tmp_path):
     assert set(figures["metric_ms"]) == {"ocr", "feature", "structural"}
     assert all(good(v) for v in figures["metric_ms"].values())
     assert figures["actions"]["passed"] == figures["actions"]["total"] > 0  # the reference replays fully
+    assert 0 <= figures["max_metric_drift"] <= 0.02
+    assert set(figures["scoring_pairs"]) == {"oracle", "mutant", "equivalent"}
+    assert figures["seconds"]["suite_tasks"] == 2
+    shares = figures["grounding_shares"]
+    assert shares and abs(sum(v["share"] for v in shares.values()) - 1) < 0.01

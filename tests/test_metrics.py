@@ -224,19 +224,19 @@ def test_color_similarity_sees_recolouring_not_text(ref: Image.Image) -> None:
 
 def test_compare_shares_ocr_and_features(ref: Image.Image, models: MetricModels, monkeypatch) -> None:
     calls = {"ocr": 0, "extract": 0}
-    models = MetricModels(feature=models.feature_model(), memo_size=8)  # an empty memo
-    real_ocr, fm = compare_mod.ocr_text, models.feature_model()
+    models = MetricModels(feature=models.feature_model(), memo_size=12)  # an empty memo
+    real_ocr, fm = compare_mod.tesseract_words, models.feature_model()
     real_extract = fm.extract
 
-    def counting_ocr(img, engine="tesseract"):
+    def counting_ocr(gray):
         calls["ocr"] += 1
-        return real_ocr(img, engine)
+        return real_ocr(gray)
 
     def counting_extract(img):
         calls["extract"] += 1
         return real_extract(img)
 
-    monkeypatch.setattr(compare_mod, "ocr_text", counting_ocr)
+    monkeypatch.setattr(compare_mod, "tesseract_words", counting_ocr)
     monkeypatch.setattr(fm, "extract", counting_extract)
     compare(ref, VARIANTS["shifted"](), ["ocr", "feature", "feature_distance", "structural", "ocr"], models)
     assert calls == {"ocr": 2, "extract": 2}
@@ -246,7 +246,7 @@ def test_compare_shares_ocr_and_features(ref: Image.Image, models: MetricModels,
     assert calls == {"ocr": 3, "extract": 3}
     for k in range(10):  # the memo is bounded: old entries are dropped
         compare(ref, Image.new("RGB", ref.size, (k * 20, 0, 0)), ["feature"], models)
-    assert len(models.memo) <= 8
+    assert len(models.memo) <= 12
 
 
 def test_feature_model_uses_installed_weights(monkeypatch) -> None:

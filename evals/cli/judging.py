@@ -124,9 +124,12 @@ def bench(
     rounds: int = typer.Option(6, help="repetitions of the MCP-against-in-process measurement"),
     repeats: int = typer.Option(3, help="replays per task for the judge and the floor; the median run counts"),
     work: Optional[Path] = typer.Option(None, help="folder for screenshots and logs (default: a temp folder)"),
+    suite_tasks: int = typer.Option(0, help="run the oracle on N suite tasks for suite_vs_floor (0: the whole suite)"),
+    candidate_tasks: int = typer.Option(2, help="score mutants and equivalents of N bench tasks"),
     as_json: bool = typer.Option(False, "--json", help="print the figures as JSON"),
 ):
-    """Measure the judge against the floor, fixed sleeps, MCP overhead, the cache and concurrency.
+    """Measure the judge against the floor, fixed sleeps, MCP overhead, the cache, concurrency, scoring
+    on non-reference pages and the oracle on the suite (each figure: evals/quality/bench.py).
 
     Example:
       iwr bench --json
@@ -136,7 +139,8 @@ def bench(
     logs.configure()
     suite = suite_or_exit(tasks)
     try:
-        res = asyncio.run(run_bench(suite, max_tasks, work, rounds, repeats=repeats))
+        res = asyncio.run(run_bench(suite, max_tasks, work, rounds, repeats=repeats, suite_tasks=suite_tasks,
+                                    candidate_tasks=candidate_tasks))
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)

@@ -4,7 +4,20 @@ Every part runs in one invocation on the same tasks (reference sites of the bund
 phase with freshly started MCP servers so no phase inherits another's warm memo:
 
 - replay_vs_floor: the judge's replay per action (grounding, acting, settling, screenshot,
-  assertion; no scoring) / the same action with plain Playwright plus one screenshot;
+  assertion; no scoring) / the floor: the recorded selector clicked at the point the judge's one
+  check gives, then one CDP capture, nothing else (bench_parts.direct_replay);
+- replay_vs_playwright: the same judge replay / the floor through Playwright's defaults (a retried
+  page.click, a PNG page.screenshot), the second reference;
+- replay_vs_floor_hints_off: the judge's replay with hints off (the words alone) / the floor;
+  grounding_shares: per grounding strategy, its share of that replay's action time;
+- scoring_vs_full_ocr: seconds to score a checkpoint of a candidate that is not the reference
+  (calibrate mutants and the restyled equivalent, replayed with hints off) on the judge's path with
+  the references' results in the store / today's Tesseract program on both whole frames, same pairs
+  (bench_scoring.py; by kind, the oracle's too, in scoring_vs_full_ocr_by_kind);
+- max_metric_drift: the largest difference of a candidate's LVS or HVS between that path and the
+  metrics as first written (the Tesseract program, skimage's SSIM), over those candidates;
+- suite_vs_floor: the oracle run on the suite (`iwr run --agent oracle`, default concurrency),
+  wall time per task / the floor's replay per task on the same tasks;
 - replay_vs_fixed_sleeps: the judge's whole replay / a replay with the reference's fixed sleeps;
 - task_vs_max_parts: the judge's whole time per task / max(its replay, its scoring done alone);
 - mcp_vs_direct: a screenshot and a metric call through stdio MCP / the same work in process;
@@ -25,6 +38,7 @@ import structlog
 
 from agents.toolbox import Toolbox
 from evals.quality import bench_parts as parts
+from evals.quality import bench_scoring
 from evals.judging.cache import with_cache
 from evals.judging.artifact import judge_artifact, judge_servers
 from graphs.judge import JudgeConfig, judge
@@ -78,8 +92,21 @@ async def _median_runs(replay, tasks: list[Task], repeats: int) -> list[dict]:
     return [sorted(each, key=lambda r: r["seconds"])[len(each) // 2] for each in zip(*runs)]
 
 
+async def _suite_run(suite: Suite, work: Path, task_ids: list[str] | None) -> tuple[float, int]:
+    """Wall seconds of the oracle on the suite (or on `task_ids`) at the default concurrency, and how many tasks."""
+    from evals.api import arun
+
+    t0 = time.monotonic()
+    outcome = await arun("oracle", suite, task_ids=task_ids, runs_dir=work / "suite-runs", cache=False)
+    bad = [r.task_id for r in outcome.results if r.status != "scored"]
+    if bad:
+        raise RuntimeError(f"the oracle run did not score tasks {bad}")
+    return time.monotonic() - t0, len(outcome.results)
+
+
 async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, rounds: int = 6,
-                levels: tuple[int, ...] = LEVELS, repeats: int = 3) -> dict:
+                levels: tuple[int, ...] = LEVELS, repeats: int = 3, suite_tasks: int = 0,
+                candidate_tasks: int = 2) -> dict:
     """Measure every ratio on up to `max_tasks` tasks; returns the figures and the raw seconds."""
     work = Path(work or tempfile.mkdtemp(prefix="iwr-bench-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -104,12 +131,28 @@ async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, roun
             pairs.extend(p)
     log.info("bench.parts", seconds=round(time.monotonic() - started, 1))
 
+    # 1b. Hints off: the reference, and candidates that are not the reference, replayed as real data is.
+    off = config.model_copy(update={"hints": False})
+    replayed, hintless = [], []
+    async with servers(work, suite, "hints-off") as tools:
+        await parts.judge_replay(tools, tasks[0], off)
+        hintless = await _median_runs(lambda t: parts.judge_replay(tools, t, off), tasks, repeats)
+        for t in tasks[:max(1, candidate_tasks)]:
+            for kind, entry in bench_scoring.candidates(t, work / "candidates"):
+                r = await parts.judge_replay(tools, t, off, entry)
+                replayed.append((kind, parts.checkpoint_pairs(t, r["shots"])))
+    log.info("bench.hints_off", seconds=round(time.monotonic() - started, 1))
+
     # 2. The floor (warmed up and repeated like the judge's replay) and the reference's fixed sleeps
     # (once: its sleeps dwarf the noise), one task at a time like the judge's replay above.
     async with BrowserHub(shots_root=work / "direct") as hub:
         await parts.direct_replay(hub, tasks[0])
         floors = await _median_runs(lambda t: parts.direct_replay(hub, t), tasks, repeats)
-        fixed = [await parts.direct_replay(hub, t, parts.REFERENCE_SLEEPS) for t in tasks]
+        playwright = await _median_runs(lambda t: parts.direct_replay(hub, t, fastest=False), tasks, repeats)
+        fixed = [await parts.direct_replay(hub, t, parts.REFERENCE_SLEEPS, fastest=False) for t in tasks]
+        everyone = [t for t in suite.tasks if t.reference_site() is not None]
+        everyone = everyone[:suite_tasks] if suite_tasks > 0 else everyone
+        suite_floor = [await parts.direct_replay(hub, t) for t in everyone]
         rss = await parts.memory_per_context(hub, tasks[:4], os.getpid())
 
         # 3. MCP against in process, on the same machine and pages.
@@ -141,13 +184,26 @@ async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, roun
         if r.status != "scored":
             raise RuntimeError(f"task {t.id} was not scored: {r.error}")
 
+    # 6. Scoring on the candidates' screenshots, and 7. the oracle on the suite.
+    scoring_figures = bench_scoring.measure(replayed, list(config.lvs_metrics), config.hvs_metric,
+                                            work / "store", models.feature_model())
+    log.info("bench.scoring", seconds=round(time.monotonic() - started, 1))
+    suite_s, suite_n = await _suite_run(suite, work, [t.id for t in everyone] if suite_tasks > 0 else None)
+    log.info("bench.suite", seconds=round(time.monotonic() - started, 1))
+
     timing = parts.metric_ms(pairs[: max(2, rounds // 2)], metrics, models)
-    replay_action = sum(sum(r["actions"]) for r in replays) / max(1, sum(len(r["actions"]) for r in replays))
-    floor_action = sum(sum(f["actions"]) for f in floors) / max(1, sum(len(f["actions"]) for f in floors))
+    per_action = lambda rs: sum(sum(r["actions"]) for r in rs) / max(1, sum(len(r["actions"]) for r in rs))  # noqa: E731
+    replay_action, floor_action = per_action(replays), per_action(floors)
+    floor_per_task = sum(f["seconds"] for f in suite_floor) / max(1, len(suite_floor))
     max_parts = sum(max(r["seconds"], s) for r, s in zip(replays, scoring))
     first = totals[levels[0]]
     return {
         "replay_vs_floor": _ratio(replay_action, floor_action),
+        "replay_vs_playwright": _ratio(replay_action, per_action(playwright)),
+        "replay_vs_floor_hints_off": _ratio(per_action(hintless), floor_action),
+        "grounding_shares": parts.strategy_shares(hintless),
+        **scoring_figures,
+        "suite_vs_floor": _ratio(suite_s / max(1, suite_n), floor_per_task),
         "replay_vs_fixed_sleeps": _ratio(sum(r["seconds"] for r in replays), sum(f["seconds"] for f in fixed)),
         "task_vs_max_parts": _ratio(sum(whole), max_parts) if whole else None,
         "mcp_vs_direct": _ratio(mcp["mcp_s"], mcp["direct_s"]),
@@ -158,6 +214,9 @@ async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, roun
         "tasks": [t.id for t in tasks],
         "seconds": {
             "replay_per_action": round(replay_action, 4), "floor_per_action": round(floor_action, 4),
+            "playwright_per_action": round(per_action(playwright), 4),
+            "hints_off_per_action": round(per_action(hintless), 4),
+            "suite_total": round(suite_s, 3), "suite_tasks": suite_n, "floor_per_task": round(floor_per_task, 4),
             "replay_total": round(sum(r["seconds"] for r in replays), 3),
             "fixed_sleeps_total": round(sum(f["seconds"] for f in fixed), 3),
             "scoring_total": round(sum(scoring), 3), "whole_total": round(sum(whole), 3),

@@ -1,7 +1,9 @@
 """The measurements `iwr bench` puts side by side, each a plain function over real parts.
 
-The floor and the fixed-sleep replay drive Playwright directly with the recorded target selectors:
-the least a replay can cost, and what the reference implementation's sleeps add to it.
+The floor replays the recorded target selectors with the primitives the judge itself uses (one
+checked click point, a CDP capture) and nothing else: no grounding, settling or assertion. The same
+replay through Playwright's default calls (a retried `page.click`, a PNG `page.screenshot`) is the
+second reference, and with the reference implementation's sleeps, the third.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from agents.toolbox import Toolbox
 from graphs.act_offline import scroll_amount
 from graphs.judge import JudgeConfig, judge
 from mcp_servers.browser import actions
+from mcp_servers.browser.capture import _capture as cdp_capture
 from mcp_servers.browser.hub import BrowserHub
 from mcp_servers.browser.procs import descendants
 from mcp_servers.metrics.compare import MetricModels, compare
@@ -35,12 +38,17 @@ def judge_metrics(config: JudgeConfig) -> list[str]:
     return sorted(set(config.lvs_metrics) | {config.hvs_metric})
 
 
-async def _direct_action(page, action: dict, height: int) -> None:
-    """One recorded action with plain Playwright calls: no grounding, no settling."""
+async def _direct_action(page, action: dict, height: int, session=None) -> None:
+    """One recorded action with plain calls: no grounding, no settling. With `session`, a click lands
+    where the judge's one check puts it; without, Playwright's `page.click` finds the point."""
     kind, params = action["type"], action["parameters"]
     selector = ((action.get("iwr") or {}).get("target") or {}).get("selector")
     if kind in ("Click", "Type"):
-        await page.click(selector)
+        if session is not None:
+            at = await actions._click_point(session, {"selector": selector}, "click")
+            await page.mouse.click(at["x"], at["y"])
+        else:
+            await page.click(selector)
         if kind == "Type":
             await page.keyboard.type(params.get("text") or "")
     elif kind == "Press":
@@ -52,42 +60,65 @@ async def _direct_action(page, action: dict, height: int) -> None:
         await page.mouse.wheel(0, amount)
 
 
-async def direct_replay(hub: BrowserHub, task: Task, sleeps: dict | None = None) -> dict:
-    """Replay a task's actions directly, one screenshot after each; with `sleeps`, sleep as the
-    reference does. Returns the per-action seconds and the whole replay's seconds."""
+async def direct_replay(hub: BrowserHub, task: Task, sleeps: dict | None = None, fastest: bool = True) -> dict:
+    """Replay a task's actions directly, one screenshot after each: with the judge's primitives when
+    `fastest`, else Playwright's defaults; with `sleeps`, sleeping as the reference does. Returns the
+    per-action seconds and the whole replay's seconds."""
     width, height = size_of(record_of(task))
     t0 = time.monotonic()
     s = await hub.open(str(entry_of(task)), width, height)
+
+    async def shoot() -> None:
+        if fastest:
+            await cdp_capture(s)
+        else:
+            await s.page.screenshot(animations="disabled", caret="hide")
+
     try:
         if sleeps:
             await asyncio.sleep(sleeps["load"])
-        await s.page.screenshot(animations="disabled", caret="hide")
+        await shoot()
         per_action = []
         for action in record_of(task)["action_sequence"]:
             a0 = time.monotonic()
-            await _direct_action(s.page, action, height)
+            await _direct_action(s.page, action, height, s if fastest else None)
             if sleeps:
                 await asyncio.sleep(sleeps.get(action["type"], sleeps["action"]))
-            await s.page.screenshot(animations="disabled", caret="hide")
+            await shoot()
             per_action.append(time.monotonic() - a0)
     finally:
         await hub.close(s.id)
     return {"actions": per_action, "seconds": time.monotonic() - t0}
 
 
-async def judge_replay(tools: Toolbox, task: Task, config: JudgeConfig) -> dict:
-    """The judge's replay without scoring: per-action seconds (grounding, acting, settling,
-    screenshot, assertion), the whole replay's seconds and the screenshots per step."""
+async def judge_replay(tools: Toolbox, task: Task, config: JudgeConfig, entry: Path | None = None) -> dict:
+    """The judge's replay of a page (the reference by default) without scoring: per-action seconds
+    (grounding, acting, settling, screenshot, assertion) and each action's grounding strategy, the
+    whole replay's seconds and the screenshots per step."""
     t0 = time.monotonic()
-    j = await judge(tools, record_of(task), str(task.folder), str(entry_of(task).resolve()),
+    j = await judge(tools, record_of(task), str(task.folder), str((entry or entry_of(task)).resolve()),
                     config.model_copy(update={"visual": False}))
     seconds = time.monotonic() - t0
     done = [a for a in j["actions"] if a.get("screenshot")]
     shots = {a["index"]: a["screenshot"] for a in done}
     if done:
         shots[0] = str(Path(done[0]["screenshot"]).parent / "step_0.png")
+    strategies = [((a.get("grounding") or {}).get("strategy") or a["type"].lower(), a["seconds"])
+                  for a in j["actions"] if "seconds" in a]
     return {"actions": [a["seconds"] for a in j["actions"] if "seconds" in a], "seconds": seconds, "shots": shots,
-            "passed": j["successful_actions"], "total": j["total_actions"]}
+            "passed": j["successful_actions"], "total": j["total_actions"], "strategies": strategies}
+
+
+def strategy_shares(replays: list[dict]) -> dict:
+    """Each grounding strategy's share of the replays' action time, and how many actions used it."""
+    time_of: dict[str, float] = {}
+    count: dict[str, int] = {}
+    for r in replays:
+        for how, seconds in r["strategies"]:
+            time_of[how] = time_of.get(how, 0.0) + seconds
+            count[how] = count.get(how, 0) + 1
+    total = sum(time_of.values()) or 1.0
+    return {how: {"share": round(t / total, 4), "actions": count[how]} for how, t in sorted(time_of.items())}
 
 
 def checkpoint_pairs(task: Task, shots: dict) -> list[tuple[str, str]]:

@@ -20,15 +20,22 @@ from tasks.registry import Registry
 from .features import DinoModel, Features, FeatureModel
 from .images import ImageLike, load_rgb, to_common_size
 from .lpips_local import LPIPS_ENV, LPIPS_HINT, LpipsModel
-from .ocr import ocr_text, similarity_from_texts
-from .ssim import gray_array, ssim_arrays, ssim_value
+from .ocr import engine_version, ocr_text, similarity_from_texts, tesseract_words
+from .ssim import fast_ssim, gray_array, ssim_arrays, ssim_value
+from .store import FORMAT as STORE_FORMAT, ImageStore
 from .structure import (
     aligned_ssim,
+    block_match_score,
+    color_histogram,
     color_similarity,
     combine_structural,
+    estimate_offset,
+    find_blocks,
+    histogram_similarity,
     layout_from_gray,
     layout_value,
 )
+from .structure import VERSION as STRUCTURE_VERSION
 from .values import MetricUnavailable, MetricValue
 
 __all__ = ["METRICS", "Metric", "MetricModels", "MetricUnavailable", "MetricValue", "Pair", "compare", "register_metric"]
@@ -44,6 +51,8 @@ class Metric:
     needs_setup: bool = False  # runs only with local model files or configuration (see its error when missing)
     doc: str = ""
 
+
+MOSTLY_SAME = 0.5  # at most this share of the rows with content changed: no global shift to look for
 
 # The one table of metrics: `compare`, the metrics server's tools and its `list_metrics` read it.
 METRICS: Registry[Metric] = Registry("metric")
@@ -67,6 +76,8 @@ class MetricModels:
         ocr_engine: str = "tesseract",
         lpips_path: str | Path | None = None,
         memo_size: int = 512,
+        fast: bool = True,
+        store: str | Path | None = None,
     ) -> None:
         self._feature = feature
         self._dino = dino
@@ -79,6 +90,11 @@ class MetricModels:
         self.memo: OrderedDict[tuple[str, str], object] = OrderedDict()
         self.memo_size = memo_size
         self.memo_lock = threading.Lock()
+        # `fast` reads through libtesseract, keeps references' results in the store and skips work whose
+        # result is known (fast_ssim, the offset of a mostly unchanged page); off, everything is
+        # computed as first written (the Tesseract program, skimage's SSIM), which the bench compares with.
+        self.fast = fast
+        self.store = ImageStore(store) if store and fast else None
 
     def feature_model(self) -> FeatureModel:
         """The EfficientNet-Lite0 model (bundled weights), loaded once per process."""
@@ -98,14 +114,22 @@ class MetricModels:
             self._lpips = LpipsModel.load(self.lpips_path)
         return self._lpips
 
-    def remember(self, kind: str, key: str, fn: Callable[[], object]) -> object:
-        """`fn()`'s value under (kind, key), computed once while it stays among the latest `memo_size`."""
+    def remember(self, kind: str, key: str, fn: Callable[[], object], lasting: type | None = None) -> object:
+        """`fn()`'s value under (kind, key), computed once while it stays among the latest `memo_size`;
+        `lasting` values (a reference's, of that type) are also kept in the store, across processes."""
         with self.memo_lock:
             hit = self.memo.get((kind, key))
             if hit is not None:
                 self.memo.move_to_end((kind, key))
                 return hit
-        hit = fn()
+        kept = f"{kind}:v{STORE_FORMAT}"
+        hit = self.store.get(kept, key) if lasting and self.store else None
+        if hit is not None and not isinstance(hit, lasting):  # a damaged entry: computed again
+            hit = None
+        if hit is None:
+            hit = fn()
+            if lasting and self.store:
+                self.store.put(kept, key, hit)
         with self.memo_lock:
             self.memo[(kind, key)] = hit
             while len(self.memo) > self.memo_size:
@@ -124,15 +148,39 @@ class Pair:
         self.ref, self.cand, self.models = ref, cand, models
         self.keys = (_digest(ref), _digest(cand))
 
-    def per_image(self, kind: str, fn: Callable[[Image.Image], object]) -> tuple:
-        """`fn` of the reference and of the candidate, each computed once across calls."""
-        return tuple(self.models.remember(kind, key, lambda img=img: fn(img))
-                     for key, img in zip(self.keys, (self.ref, self.cand)))
+    def per_image(self, kind: str, fn: Callable[[Image.Image], object], lasting: type | None = None) -> tuple:
+        """`fn` of the reference and of the candidate, each computed once across calls (the
+        reference's kept in the store when `lasting`, its type)."""
+        return tuple(self.models.remember(kind, key, lambda img=img: fn(img), lasting if side == 0 else None)
+                     for side, (key, img) in enumerate(zip(self.keys, (self.ref, self.cand))))
 
     def blank_floor(self, name: str) -> float:
         """What a blank (white) page of the reference's size gets on metric `name`, once per reference."""
-        return self.models.remember(f"floor:{name}", self.keys[0], lambda: Pair(
-            self.ref, Image.new("RGB", self.ref.size, "white"), self.models).metric(name).value)
+        return self.models.remember(f"floor:{name}:{self._versions(name)}", self.keys[0], lambda: Pair(
+            self.ref, Image.new("RGB", self.ref.size, "white"), self.models).metric(name).value, lasting=float)
+
+    def _versions(self, name: str) -> str:
+        if name in ("ocr",):
+            return f"{self.models.ocr_engine}-{engine_version(self.models.ocr_engine)}"
+        if name in ("feature", "feature_distance", "perceptual"):
+            return self.models.feature_model().version
+        return ""
+
+    @cached_property
+    def changed(self) -> np.ndarray | None:
+        """Per row, whether the two grey images differ (None when their sizes differ)."""
+        ref, cand = self.grays
+        return np.any(ref != cand, axis=1) if self.ref.size == self.cand.size else None
+
+    @cached_property
+    def mostly_same(self) -> bool:
+        """Whether most of the reference's rows with content are unchanged: a page moved as a whole
+        changes every such row."""
+        if not self.models.fast or self.changed is None:
+            return False
+        ref = self.grays[0]
+        content = ref.max(axis=1) != ref.min(axis=1)
+        return bool(content.any()) and self.changed[content].mean() <= MOSTLY_SAME
 
     @cached_property
     def grays(self) -> tuple[np.ndarray, np.ndarray]:
@@ -141,23 +189,53 @@ class Pair:
 
     @cached_property
     def layout(self) -> tuple[float, tuple[int, int], dict]:
-        return layout_from_gray(*self.grays)
+        if not self.models.fast or self.ref.size != self.cand.size:
+            return layout_from_gray(*self.grays)
+        ref_boxes, cand_boxes = self.blocks()
+        best, offset = block_match_score(ref_boxes, cand_boxes), (0, 0)
+        # Most rows unchanged means no global shift, and the phase correlation would find none.
+        dx, dy = (0, 0) if self.mostly_same else estimate_offset(*self.grays)
+        if (dx, dy) != (0, 0):
+            shifted = block_match_score(ref_boxes, cand_boxes - np.array([dx, dy, dx, dy]))
+            if shifted > best:
+                best, offset = shifted, (dx, dy)
+        return best, offset, {"ref_blocks": len(ref_boxes), "cand_blocks": len(cand_boxes), "offset": list(offset)}
 
     def ocr(self) -> MetricValue:
         engine = self.models.ocr_engine
-        ref_text, cand_text = self.per_image(f"ocr:{engine}", lambda im: ocr_text(im, engine))
+        if engine != "tesseract" or not self.models.fast:
+            ref_text, cand_text = self.per_image(f"ocr:{engine}", lambda im: ocr_text(im, engine))
+            return similarity_from_texts(ref_text, cand_text, engine)
+        ref_text, cand_text = self.per_image(f"ocr:{engine}-{engine_version(engine)}:lib",
+                                             lambda im: " ".join(tesseract_words(gray_array(im))), lasting=str)
         return similarity_from_texts(ref_text, cand_text, engine)
 
     def features(self) -> tuple[Features, Features]:
         return self.per_image("features", self.models.feature_model().extract)
 
+    def embeddings(self) -> tuple[Features, Features]:
+        """The pooled embeddings only (what `feature` needs), the reference's kept in the store."""
+        model, out = self.models.feature_model(), []
+        for side, (key, img) in enumerate(zip(self.keys, (self.ref, self.cand))):
+            whole = lambda key=key, img=img: self.models.remember("features", key, lambda: model.extract(img))
+            out.append(Features(self.models.remember(
+                f"embedding:{model.version}", key, lambda whole=whole: whole().embedding, lasting=np.ndarray if side == 0 else None), ()))
+        return tuple(out)
+
+    def blocks(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.per_image(f"blocks:{STRUCTURE_VERSION}", lambda im: find_blocks(gray_array(im)), lasting=np.ndarray)
+
     @cached_property
     def ssim(self) -> MetricValue:
+        if self.models.fast:
+            return ssim_value(fast_ssim(*self.grays, self.changed), self.ref.size)
         return ssim_value(ssim_arrays(*self.grays), self.ref.size)
 
     @cached_property
     def color(self) -> MetricValue:
-        return color_similarity(self.ref, self.cand)
+        if not self.models.fast:
+            return color_similarity(self.ref, self.cand)
+        return histogram_similarity(*self.per_image(f"color:{STRUCTURE_VERSION}", color_histogram, lasting=np.ndarray))
 
     @cached_property
     def lpips(self) -> MetricValue:
@@ -173,7 +251,7 @@ class Pair:
 
     def structural(self) -> MetricValue:
         score, offset, detail = self.layout
-        ssim = self.ssim.value if offset == (0, 0) else aligned_ssim(*self.grays, offset)
+        ssim = self.ssim.value if offset == (0, 0) else aligned_ssim(*self.grays, offset, fast=self.models.fast)
         return combine_structural(score, self.color.value, ssim, detail)
 
     def metric(self, name: str) -> MetricValue:
@@ -187,7 +265,7 @@ def _dino(pair: Pair) -> MetricValue:
 
 register_metric("ocr", Pair.ocr, doc="similarity of the text OCR reads on each image")
 register_metric("ssim", lambda p: p.ssim, doc="structural similarity of the grey images")
-register_metric("feature", lambda p: p.models.feature_model().similarity_of(*p.features()),
+register_metric("feature", lambda p: p.models.feature_model().similarity_of(*p.embeddings()),
                 doc="cosine similarity of EfficientNet-Lite0 embeddings")
 register_metric("feature_distance", lambda p: p.models.feature_model().distance_of(*p.features()), kind="distance",
                 doc="LPIPS-style distance between EfficientNet-Lite0 feature maps")
@@ -212,10 +290,12 @@ def chance_corrected(value: MetricValue, floor: float) -> MetricValue:
 
 
 def compare(
-    ref: ImageLike, cand: ImageLike, metrics: Sequence[str], models: MetricModels | None = None, floor: bool = False
+    ref: ImageLike, cand: ImageLike, metrics: Sequence[str], models: MetricModels | None = None, floor: bool = False,
+    earlier: Sequence[tuple[ImageLike, ImageLike]] = (),
 ) -> dict[str, MetricValue]:
     """Score a candidate against a reference on each named metric (see METRICS). With `floor`, each
-    similarity is chance-corrected against a blank (white) page of the reference's size."""
+    similarity is chance-corrected against a blank (white) page of the reference's size. `earlier`:
+    the (reference, candidate) pairs scored before this one in the same replay, in order."""
     unknown = sorted(set(metrics) - set(METRICS))
     if unknown:
         raise ValueError(f"unknown metrics {unknown}; choose from {list(METRICS)}")

@@ -12,10 +12,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from PIL import Image
 from rapidfuzz.distance import Levenshtein
 
+from . import tesseract_lib
 from .images import ImageLike, load_rgb
+from .tesseract_lib import words_from_tsv
 from .values import MetricUnavailable, MetricValue
 
 ENGINES = ("tesseract", "rapidocr", "easyocr")
@@ -68,15 +71,37 @@ def _single_threaded_tesseract() -> Iterator[None]:
 def _tesseract(img: Image.Image) -> str:
     import pytesseract
 
-    gray = img.convert("L")
-    k = _upscale_factor(gray.width)
-    if k > 1:
-        gray = gray.resize((gray.width * k, gray.height * k), Image.Resampling.LANCZOS)
+    gray, _ = _upscaled(img.convert("L"))
     try:
         with _single_threaded_tesseract():
             return str(pytesseract.image_to_string(gray))
     except pytesseract.TesseractNotFoundError as exc:
         raise MetricUnavailable("tesseract is not installed: apt-get install tesseract-ocr") from exc
+
+
+def _upscaled(gray: Image.Image) -> tuple[Image.Image, int]:
+    k = _upscale_factor(gray.width)
+    if k > 1:
+        gray = gray.resize((gray.width * k, gray.height * k), Image.Resampling.LANCZOS)
+    return gray, k
+
+
+def tesseract_words(gray: np.ndarray) -> list[str]:
+    """Tesseract's words on an 8-bit grey image (upscaled like `ocr_text`), in reading order: through
+    libtesseract in process when it loads, else through the program. Joined by spaces, they are
+    `ocr_text`'s text once whitespace is normalised."""
+    img, _ = _upscaled(Image.fromarray(np.ascontiguousarray(gray, dtype=np.uint8), "L"))
+    if tesseract_lib.available():
+        words = tesseract_lib.read_words(np.asarray(img))
+    else:
+        import pytesseract
+
+        try:
+            with _single_threaded_tesseract():
+                words = words_from_tsv(str(pytesseract.image_to_data(img)))
+        except pytesseract.TesseractNotFoundError as exc:
+            raise MetricUnavailable("tesseract is not installed: apt-get install tesseract-ocr") from exc
+    return words
 
 
 @functools.cache

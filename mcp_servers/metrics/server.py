@@ -26,13 +26,14 @@ def confined(path: str, roots: list[Path]) -> Path:
     return p
 
 
-def build_server(allowed_roots: list[Path] | None = None, preload: bool = True) -> MCPServer:
-    """A metrics server reading images only under `allowed_roots` (default: cwd and the temp folder)."""
+def build_server(allowed_roots: list[Path] | None = None, preload: bool = True, store: Path | None = None) -> MCPServer:
+    """A metrics server reading images only under `allowed_roots` (default: cwd and the temp folder),
+    keeping per-reference results in `store` when given (mcp_servers/metrics/store.py)."""
     roots = [Path(r).resolve() for r in (allowed_roots or [Path.cwd(), Path(tempfile.gettempdir())])]
 
     @contextlib.asynccontextmanager
     async def lifespan(_server):
-        models = MetricModels()
+        models = MetricModels(store=store)
         if preload:  # load the deep model once, before the first request, not during it
             await anyio.to_thread.run_sync(models.feature_model)
         yield models
