@@ -32,6 +32,14 @@ def candidates(task: Task, work: Path) -> list[tuple[str, Path]]:
     return out + [("equivalent", eq.folder / eq.page)]
 
 
+def warm_store(refs, metrics: list[str], store: Path, feature=None) -> float:
+    """Put the reference side of each image in `refs` in `store` (what a task's first judging does); seconds taken."""
+    t0, models = time.monotonic(), MetricModels(feature=feature, store=store)
+    for ref in dict.fromkeys(refs):
+        compare(ref, ref, metrics, models, floor=True)
+    return time.monotonic() - t0
+
+
 def _lvs_hvs(values: list[dict], lvs: list[str], hvs: str) -> tuple[float, float]:
     return fmean(fmean(v[m].value for v in values) for m in lvs), fmean(v[hvs].value for v in values)
 
@@ -40,10 +48,7 @@ def measure(replayed: list[tuple[str, list[tuple[str, str]]]], lvs: list[str], h
             feature=None) -> dict:
     """Full-frame OCR, fast scoring and drift over the replayed candidates' (reference, candidate) pairs."""
     metrics = sorted(set(lvs) | {hvs})
-    warm = MetricModels(feature=feature, store=store)
-    for _, pairs in replayed:  # the references' side, once per task (not counted)
-        for ref, _ in pairs:
-            compare(ref, ref, metrics, warm, floor=True)
+    warm_store([ref for _, pairs in replayed for ref, _ in pairs], metrics, store, feature)  # not counted
     by_kind: dict[str, dict] = {}
     drift = 0.0
     for kind, pairs in replayed:
@@ -54,11 +59,11 @@ def measure(replayed: list[tuple[str, list[tuple[str, str]]]], lvs: list[str], h
         for ref, cand in pairs:
             ocr_text(ref), ocr_text(cand)
         row["full_ocr_s"] += time.monotonic() - t0
-        fast = MetricModels(feature=warm.feature_model(), store=store)
+        fast = MetricModels(feature=feature, store=store)
         t0 = time.monotonic()
         got = [compare(ref, cand, metrics, fast, floor=True) for ref, cand in pairs]
         row["scoring_s"] += time.monotonic() - t0
-        slow = MetricModels(feature=warm.feature_model(), fast=False, memo_size=0)
+        slow = MetricModels(feature=feature, fast=False, memo_size=0)
         want = [compare(ref, cand, metrics, slow, floor=True) for ref, cand in pairs]
         (gl, gh), (wl, wh) = _lvs_hvs(got, lvs, hvs), _lvs_hvs(want, lvs, hvs)
         drift = max(drift, abs(gl - wl), abs(gh - wh))
