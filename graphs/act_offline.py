@@ -23,7 +23,7 @@ UNSURE = "unsure: "
 
 
 async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: dict, task_folder: str,
-                                before: str, trace: dict, compat_clicks: bool = False,
+                                before: str | None, trace: dict, compat_clicks: bool = False,
                                 unsure_below: float | None = None, shadow: str | None = None,
                                 seen: set[str] | None = None) -> tuple[bool, str]:
     """Ground a Click/Type without a model and perform it; (success, reason). Fills trace["grounding"].
@@ -32,7 +32,8 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
     performed: the answer starts with UNSURE, so a caller with a model can ask it instead. With
     `shadow` (the hinted selector of an action judged with hints off), the grounding records whether
     the description-only element is the hinted one. `seen` carries element names from one action to
-    the next (for "the new card"); it is updated here."""
+    the next (for "the new card"); it is updated here. `before` is the page's screenshot, or None
+    when the replay takes none."""
     kind, params = action["type"], action["parameters"]
     text = type_text_of(params.get("description", ""), params.get("text")) if kind == "Type" else None
     if kind == "Type" and text is None:
@@ -42,6 +43,8 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
     quotes = target_quotes(params.get("description", ""), kind)
     async for plan in _plans(tools, sid, action, task, task_folder, seen):
         if plan.strategy == "template":
+            if before is None:  # a replay without screenshots (the typed-text probe's): one now, the page as it is
+                before = (await tools.call("browser", "screenshot", session=sid))["path"]
             plan = await _template_plan(tools, plan, before, tried)
             if plan is None:
                 continue

@@ -46,6 +46,8 @@ class JudgeConfig(BaseModel):
                                  "browser settles (network idle, DOM quiet) after it either way")
     scroll_min_px: float = Field(5.0, description="a scroll succeeds when the position moved more than this")
     visual: bool = Field(True, description="score checkpoints; off for a coder replaying its own page")
+    screenshots: bool = Field(True, description="a screenshot after each action; off (with visual off and a verdict "
+                              "that reads the page, not pictures: the offline profile) the page is only settled")
     hints: bool = Field(True, description="use our recorder's per-action hints (target selectors, crops, structured "
                         "checks); off judges from the words alone, as on official data, and records how the "
                         "words-only choices compare with the hints where a task has them")
@@ -64,6 +66,8 @@ class JudgeConfig(BaseModel):
             self.hvs_metric = p.hvs_metric
         if self.chance_corrected is None:
             self.chance_corrected = p.chance_corrected
+        if not self.screenshots and (self.visual or self.profile != "offline"):
+            raise ValueError("screenshots may be off only with visual off and the offline profile")
         return self
 
     @property
@@ -185,7 +189,7 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     ext = action.get("iwr") or {}
     started = time.monotonic()
     trace: dict[str, Any] = {"index": i + 1, "type": action["type"], "description": action["parameters"]["description"]}
-    before = state["shots"][str(i)]
+    before = state["shots"].get(str(i))
     shots = dict(state["shots"])
     try:
         ctx.before_view = None
@@ -193,13 +197,16 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
             ctx.before_view = await tools.call("browser", "observe", session=sid)
         ok, detail = await do_action(ctx, sid, action, state, trace)
         if ok:
-            shot = await tools.call("browser", "screenshot", session=sid, name=f"step_{i + 1}",
-                                    wait_ms=ext.get("wait_ms", cfg.default_wait_ms))
-            shots[str(i + 1)] = trace["screenshot"] = shot["path"]
-            if action.get("visual_evaluation_flag"):
-                ctx.start_scoring(i + 1, state["task_folder"], shot["path"])
-                await ctx.note_pictures(sid, i + 1, state["task_folder"], state["artifact"])
-            verdict = await check_assertion(ctx, sid, action, before, shot["path"])
+            wait_ms, after = ext.get("wait_ms", cfg.default_wait_ms), None
+            if cfg.screenshots:
+                shot = await tools.call("browser", "screenshot", session=sid, name=f"step_{i + 1}", wait_ms=wait_ms)
+                after = shots[str(i + 1)] = trace["screenshot"] = shot["path"]
+                if action.get("visual_evaluation_flag"):
+                    ctx.start_scoring(i + 1, state["task_folder"], after)
+                    await ctx.note_pictures(sid, i + 1, state["task_folder"], state["artifact"])
+            else:
+                await tools.call("browser", "settle", session=sid, wait_ms=wait_ms)
+            verdict = await check_assertion(ctx, sid, action, before, after)
             if verdict is not None:
                 trace["assertion"] = verdict
                 ok = verdict["passed"]

@@ -65,7 +65,7 @@ UNSURE_MARGIN = 0.15  # hybrid: a description match this close to the runner-up 
 
 async def ground_offline(ctx, sid: str, action: dict, state: dict, trace: dict,
                          unsure_below: float | None = None) -> tuple[bool, str]:
-    before = state["shots"][str(state["step"])]
+    before = state["shots"].get(str(state["step"]))
     return await offline_ground_and_do(ctx.tools, sid, action, state["task"], state["task_folder"], before, trace,
                                        ctx.config.paper_compat, unsure_below, ctx.hidden.get("selector"), ctx.seen)
 

@@ -79,6 +79,8 @@ def calibrate(
                                         "(default with --hints off: tasks/real)"),
     equivalents: Optional[bool] = typer.Option(None, "--equivalents/--no-equivalents", help="also judge a rebuilt, "
                                                "restyled copy of each reference (default: with --hints off)"),
+    metric_drift: bool = typer.Option(False, "--metric-drift", help="rescore every judged page with the metrics as "
+                                      "first written; report the largest LVS/HVS difference"),
     as_json: bool = typer.Option(False, "--json", help="print the calibration as JSON"),
 ):
     """Judge every reference site and injected defects of it; report detection per defect kind.
@@ -99,7 +101,7 @@ def calibrate(
     cache = None if no_cache else judge_cache()
     real = real or (REAL_SUITE if off and (REAL_SUITE / "originals.json").is_file() else None)
     res = asyncio.run(run_calibration(suite, work, max_tasks, cache_dir=cache, hints=not off, real=real,
-                                      equivalents=off if equivalents is None else equivalents))
+                                      equivalents=off if equivalents is None else equivalents, drift=metric_drift))
     if as_json:
         typer.echo(json.dumps({k: v for k, v in res.items() if k != "rows"}))
         return
@@ -112,7 +114,7 @@ def calibrate(
     out.print(t)
     keys = ("grounding_agreement", "assertion_agreement", "assertion_agreement_all", "unverifiable_share",
             "oracle_ifs_mean", "oracle_ifs_min", "blank_vfs_max", "false_negative_rate", "real_orig_final_min",
-            "real_variants_below", "real_unavailable")
+            "real_variants_below", "real_unavailable", "max_metric_drift", "drift_pages", "drift_worst")
     for k in keys:
         if res.get(k) is not None:
             out.print(f"{k}: {res[k]}")

@@ -104,7 +104,7 @@ async def typed_text_probe(tools: Toolbox, record: dict, task_folder: str, artif
         return {"status": "not_applicable", "reason": "no typed text of four or more characters with a letter"}
     page_data = await shown_before_typing(tools, record, artifact, [c["from"] for c in changes])
     task, changes = probed_task(record, page_data)
-    j = await judge(tools, task, task_folder, artifact, JudgeConfig(visual=False))
+    j = await judge(tools, task, task_folder, artifact, JudgeConfig(visual=False, screenshots=False))
     failed = next((a for a in j["actions"] if a["status"] == "failed"), None)
     replayed = failed is not None and "text_absent" in (failed.get("error") or "")
     status = "failed" if replayed else "passed" if j["successful_actions"] >= reached else "inconclusive"

@@ -10,6 +10,7 @@ import structlog
 from agents.toolbox import Toolbox
 from evals.judging.cache import with_cache
 from evals.quality.calibrate_more import agreement, judge_equivalents, judge_real
+from evals.quality.metric_drift import metric_drift
 from evals.quality.mutants import FUNCTIONAL, KINDS, VISUAL, make_mutants
 from evals.records.results import TaskResult
 from evals.judging.artifact import judge_artifact, judge_servers
@@ -39,14 +40,16 @@ def detected(kind: str, ref: TaskResult, m: TaskResult) -> bool:
 
 async def calibrate(suite: Suite, work: Path | None = None, max_tasks: int | None = None,
                     kinds: tuple[str, ...] = KINDS, concurrency: int = 2, cache_dir: Path | None = None,
-                    hints: bool = True, real: Path | None = None, equivalents: bool = False) -> dict:
+                    hints: bool = True, real: Path | None = None, equivalents: bool = False,
+                    drift: bool = False) -> dict:
     """Judge references and mutants of up to `max_tasks` tasks with a reference site (with the judge
     cache in `cache_dir` when given: a mutant's screenshots that match the reference's are scored once).
 
     With `hints` off the judge reads only the words, and the hints it holds back measure it: how often
     its element is the hinted one, and its sentence verdict the structured one. `equivalents` also
     judges a rebuilt, restyled copy of each reference site (false negatives); `real` also judges the
-    corpus of public apps there, originals and broken variants."""
+    corpus of public apps there, originals and broken variants. `drift` rescored every judged page
+    with the metrics as first written and reports the largest LVS/HVS difference (metric_drift.py)."""
     work = Path(work or tempfile.mkdtemp(prefix="iwr-calibrate-"))
     work.mkdir(parents=True, exist_ok=True)
     tasks = [t for t in suite.tasks if t.reference_site() is not None][:max_tasks]
@@ -87,6 +90,8 @@ async def calibrate(suite: Suite, work: Path | None = None, max_tasks: int | Non
                 extra.update(await judge_equivalents(tasks, work / "equivalents", judged))
             if real:
                 extra.update(await judge_real(real, work / "real", judged))
+    if drift:
+        extra.update(await asyncio.to_thread(metric_drift, judgements))
     order = {t.id: i for i, t in enumerate(tasks)}
     rows.sort(key=lambda r: (order[r["task_id"]], KINDS.index(r["kind"])))
     per_task.sort(key=lambda p: order[p["task_id"]])

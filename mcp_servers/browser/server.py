@@ -96,6 +96,13 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
         w, h = image_size(path)
         return Shot(path=str(path), width=w, height=h)
 
+    @mcp.tool(annotations=READ_ONLY)
+    @errors
+    async def settle(session: str, ctx: Context, wait_ms: int = 0) -> dict:
+        """Let wait_ms pass, then wait until no request is open and the DOM stopped changing (bounded): what a
+        screenshot waits for, without the picture."""
+        return await actions.settle(hub_of(ctx).get(session), wait_ms)
+
     @mcp.tool(annotations=READ_ONLY, structured_output=False)
     @errors
     async def look(session: str, ctx: Context, full_page: bool = False) -> list:
