@@ -81,3 +81,27 @@ def test_a_damaged_store_entry_is_recomputed(tmp_path) -> None:
     except TypeError:
         pytest.fail("a garbage store entry broke the metric")
     assert again == first
+
+
+def test_metric_drift_rescored_a_judgement_with_the_metrics_as_first_written() -> None:
+    from types import SimpleNamespace
+
+    from evals.judging.scoring import hvs, lvs
+    from evals.quality.metric_drift import metric_drift
+
+    fast = MetricModels()
+    names, pairs = ["feature", "ocr", "structural"], [(CHECKPOINTS[0], CHECKPOINTS[1]), (CHECKPOINTS[2], CHECKPOINTS[3])]
+    checkpoints = [{"reference": str(r), "candidate": str(c),
+                    "metrics": {m: v.value for m, v in compare(r, c, names, fast, floor=True).items()}} for r, c in pairs]
+    checkpoints.append({"reference": str(CHECKPOINTS[4]), "candidate": str(CHECKPOINTS[4]), "picture_share": 0.9,
+                        "metrics": dict.fromkeys(names, 0.0)})  # the picture rule's zero stays zero
+    judgement = {"lvs_metrics": ["ocr", "feature"], "hvs_metric": "structural", "chance_corrected": True,
+                 "checkpoints": checkpoints}
+    honest = SimpleNamespace(task_id="t", status="scored", judge=judgement,
+                             lvs=lvs(checkpoints, ["ocr", "feature"]), hvs=hvs(checkpoints, "structural"))
+    assert metric_drift([("reference", honest)])["max_metric_drift"] < 1e-4
+    off = SimpleNamespace(**{**vars(honest), "hvs": honest.hvs - 0.05})  # a path that moved HVS by 0.05
+    report = metric_drift([("reference", honest), ("mutant", off)])
+    assert abs(report["max_metric_drift"] - 0.05) < 1e-4 and report["drift_worst"]["page"] == "mutant"
+    gone = {**judgement, "checkpoints": [{**checkpoints[0], "candidate": "/nonexistent.png"}]}
+    assert metric_drift([("x", SimpleNamespace(**{**vars(honest), "judge": gone}))])["drift_pages_without_shots"] == 1
