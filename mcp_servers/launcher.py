@@ -21,7 +21,9 @@ def build(name: str, args: argparse.Namespace):
     if name == "metrics":
         from mcp_servers.metrics.server import build_server
 
-        return build_server(allowed_roots=args.allow, store=args.store)
+        from mcp_servers.metrics.store import default_root
+
+        return build_server(allowed_roots=args.allow, store=args.store or (default_root() if args.keep_references else None))
     if name == "assets":
         from mcp_servers.assets.server import build_server
 
@@ -51,6 +53,8 @@ def parser() -> argparse.ArgumentParser:
                    help="metrics: a folder images may be read from (repeatable; default: cwd and temp)")
     p.add_argument("--store", type=Path, help="metrics: keep references' OCR texts, embeddings and floors in this "
                    "folder across runs (the judge's; a coder's server keeps none)")
+    p.add_argument("--keep-references", action="store_true", help="metrics: --store $IWR_METRIC_STORE, else "
+                   "~/.cache/iwr/metrics")
     p.add_argument("--tasks", type=Path, default=BUNDLED_SUITE, help="assets, bench: the suite (default: the bundled one)")
     p.add_argument("--judge", action="store_true", help="assets: judge mode (adds checkpoints and reference hints)")
     p.add_argument("--root", type=Path, help="workspace: the folder (default: cwd); bench: where submissions go")

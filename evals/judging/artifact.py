@@ -14,7 +14,6 @@ from evals.judging.scoring import score_judgement
 from evals.judging.typed_text import typed_text_probe
 from evals.records.results import TaskResult
 from graphs.judge import JudgeConfig, judge
-from mcp_servers.metrics.store import default_root
 from tasks.checkpoints import InvalidTask
 from tasks.defaults import JUDGE_TIMEOUT_S
 from tasks.loader import Task
@@ -25,7 +24,7 @@ def judge_servers(run_dir: Path, suite_root: Path, extra_roots: list[Path] = ())
     # The run folder holds artifacts, drafts and screenshots; the suite holds the checkpoints.
     allow = [a for r in [run_dir, suite_root, *extra_roots] for a in ("--allow", str(Path(r).resolve()))]
     return {"browser": stdio_server("browser", "--shots", str(run_dir / "shots")),
-            "metrics": stdio_server("metrics", *allow, "--store", str(default_root()))}
+            "metrics": stdio_server("metrics", *allow, "--keep-references")}
 
 
 async def judge_artifact(task: Task, entry: Path, tools: Toolbox, config: JudgeConfig, base: dict,
