@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from statistics import fmean
 
+from evals.judging import scoring
 from evals.quality import bench_parts as parts
 from evals.quality.equivalents import make_equivalent
 from evals.quality.mutants import make_mutants
@@ -41,7 +41,8 @@ def warm_store(refs, metrics: list[str], store: Path, feature=None) -> float:
 
 
 def _lvs_hvs(values: list[dict], lvs: list[str], hvs: str) -> tuple[float, float]:
-    return fmean(fmean(v[m].value for v in values) for m in lvs), fmean(v[hvs].value for v in values)
+    checkpoints = [{"metrics": {m: v.value for m, v in each.items()}} for each in values]
+    return scoring.lvs(checkpoints, lvs), scoring.hvs(checkpoints, hvs)
 
 
 def measure(replayed: list[tuple[str, list[tuple[str, str]]]], lvs: list[str], hvs: str, store: Path,

@@ -25,13 +25,13 @@ from .ssim import fast_ssim, gray_array, ssim_arrays, ssim_value
 from .store import FORMAT as STORE_FORMAT, ImageStore
 from .structure import (
     aligned_ssim,
-    block_match_score,
     color_histogram,
     color_similarity,
     combine_structural,
     estimate_offset,
     find_blocks,
     histogram_similarity,
+    layout_from_boxes,
     layout_from_gray,
     layout_value,
 )
@@ -160,11 +160,11 @@ class Pair:
             self.ref, Image.new("RGB", self.ref.size, "white"), self.models).metric(name).value, lasting=float)
 
     def _versions(self, name: str) -> str:
-        if name in ("ocr",):
+        if name == "ocr":
             return f"{self.models.ocr_engine}-{engine_version(self.models.ocr_engine)}"
         if name in ("feature", "feature_distance", "perceptual"):
             return self.models.feature_model().version
-        return ""
+        return STRUCTURE_VERSION
 
     @cached_property
     def changed(self) -> np.ndarray | None:
@@ -191,15 +191,8 @@ class Pair:
     def layout(self) -> tuple[float, tuple[int, int], dict]:
         if not self.models.fast or self.ref.size != self.cand.size:
             return layout_from_gray(*self.grays)
-        ref_boxes, cand_boxes = self.blocks()
-        best, offset = block_match_score(ref_boxes, cand_boxes), (0, 0)
         # Most rows unchanged means no global shift, and the phase correlation would find none.
-        dx, dy = (0, 0) if self.mostly_same else estimate_offset(*self.grays)
-        if (dx, dy) != (0, 0):
-            shifted = block_match_score(ref_boxes, cand_boxes - np.array([dx, dy, dx, dy]))
-            if shifted > best:
-                best, offset = shifted, (dx, dy)
-        return best, offset, {"ref_blocks": len(ref_boxes), "cand_blocks": len(cand_boxes), "offset": list(offset)}
+        return layout_from_boxes(*self.blocks(), (0, 0) if self.mostly_same else estimate_offset(*self.grays))
 
     def ocr(self) -> MetricValue:
         engine = self.models.ocr_engine
@@ -290,12 +283,10 @@ def chance_corrected(value: MetricValue, floor: float) -> MetricValue:
 
 
 def compare(
-    ref: ImageLike, cand: ImageLike, metrics: Sequence[str], models: MetricModels | None = None, floor: bool = False,
-    earlier: Sequence[tuple[ImageLike, ImageLike]] = (),
+    ref: ImageLike, cand: ImageLike, metrics: Sequence[str], models: MetricModels | None = None, floor: bool = False
 ) -> dict[str, MetricValue]:
     """Score a candidate against a reference on each named metric (see METRICS). With `floor`, each
-    similarity is chance-corrected against a blank (white) page of the reference's size. `earlier`:
-    the (reference, candidate) pairs scored before this one in the same replay, in order."""
+    similarity is chance-corrected against a blank (white) page of the reference's size."""
     unknown = sorted(set(metrics) - set(METRICS))
     if unknown:
         raise ValueError(f"unknown metrics {unknown}; choose from {list(METRICS)}")

@@ -94,15 +94,20 @@ def block_match_score(ref_boxes: np.ndarray, cand_boxes: np.ndarray) -> float:
 
 def layout_from_gray(ref_gray: np.ndarray, cand_gray: np.ndarray) -> tuple[float, tuple[int, int], dict]:
     """Layout score, the offset it used, and block counts for two equal-size grayscale arrays."""
-    ref_boxes, cand_boxes = find_blocks(ref_gray), find_blocks(cand_gray)
-    best, offset = block_match_score(ref_boxes, cand_boxes), (0, 0)
-    dx, dy = estimate_offset(ref_gray, cand_gray)
+    return layout_from_boxes(find_blocks(ref_gray), find_blocks(cand_gray), estimate_offset(ref_gray, cand_gray))
+
+
+def layout_from_boxes(ref_boxes: np.ndarray, cand_boxes: np.ndarray,
+                      offset: tuple[int, int]) -> tuple[float, tuple[int, int], dict]:
+    """`layout_from_gray` from the two images' blocks and their estimated offset."""
+    best, used = block_match_score(ref_boxes, cand_boxes), (0, 0)
+    dx, dy = offset
     # A whole page offset by a few pixels keeps its layout: score it after undoing the offset.
     if (dx, dy) != (0, 0):
         shifted = block_match_score(ref_boxes, cand_boxes - np.array([dx, dy, dx, dy]))
         if shifted > best:
-            best, offset = shifted, (dx, dy)
-    return best, offset, {"ref_blocks": len(ref_boxes), "cand_blocks": len(cand_boxes), "offset": list(offset)}
+            best, used = shifted, (dx, dy)
+    return best, used, {"ref_blocks": len(ref_boxes), "cand_blocks": len(cand_boxes), "offset": list(used)}
 
 
 def aligned_ssim(ref_gray: np.ndarray, cand_gray: np.ndarray, offset: tuple[int, int], fast: bool = False) -> float:

@@ -31,7 +31,7 @@ def _library() -> ctypes.CDLL | None:
         "TessBaseAPISetPageSegMode": ([p, i], None), "TessBaseAPISetVariable": ([p, s, s], i),
         "TessBaseAPISetImage": ([p, s, i, i, i, i], None), "TessBaseAPIRecognize": ([p, p], i),
         "TessBaseAPIGetTsvText": ([p, i], p), "TessDeleteText": ([p], None),
-        "TessBaseAPIClear": ([p], None), "TessBaseAPIDelete": ([p], None), "TessVersion": ([], s),
+        "TessBaseAPIClear": ([p], None), "TessBaseAPIDelete": ([p], None),
     }
     for name, (args, result) in signatures.items():
         fn = getattr(lib, name, None)
@@ -52,11 +52,6 @@ def available() -> bool:
     except (OSError, AttributeError):
         return True  # a build without OpenMP
     return limit == 1
-
-
-def version() -> str:
-    lib = _library()
-    return lib.TessVersion().decode() if lib else ""
 
 
 class _Engine:
