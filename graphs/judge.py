@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import operator
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypedDict
@@ -46,7 +47,7 @@ class JudgeConfig(BaseModel):
                                  "browser settles (network idle, DOM quiet) after it either way")
     scroll_min_px: float = Field(5.0, description="a scroll succeeds when the position moved more than this")
     visual: bool = Field(True, description="score checkpoints; off for a coder replaying its own page")
-    screenshots: bool = Field(True, description="a screenshot after each action; off (with visual off and a verdict "
+    screenshots: bool = Field(True, description="a screenshot on opening and after each action; off (with visual off and a verdict "
                               "that reads the page, not pictures: the offline profile) the page is only settled")
     hints: bool = Field(True, description="use our recorder's per-action hints (target selectors, crops, structured "
                         "checks); off judges from the words alone, as on official data, and records how the "
@@ -88,6 +89,9 @@ class JudgeContext:
     tools: Toolbox
     config: JudgeConfig
     llm: LlmJudge | None = None
+    # Called with the session once the page is open, before the first action; a task it returns
+    # replaces the one replayed (a probe that sets its checks by what the page showed at first).
+    on_open: Callable[[str], Awaitable[dict | None]] | None = None
     session: str | None = None
     # Checkpoint scoring started while the replay goes on (step -> running compare call).
     pending: dict = field(default_factory=dict)
@@ -170,15 +174,23 @@ async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     opened = await tools.call("browser", "open", target=state["artifact"], width=width, height=height,
                               seed=ext.get("seed", defaults.SEED), clock=ext.get("clock", defaults.CLOCK))
     sid = runtime.context.session = opened["session"]
-    shot = await tools.call("browser", "screenshot", session=sid, name="step_0", wait_ms=cfg.default_wait_ms)
-    runtime.context.start_scoring(0, state["task_folder"], shot["path"])
-    await runtime.context.note_pictures(sid, 0, state["task_folder"], state["artifact"])
+    update = {"session": sid, "step": 0, "stopped": False, "shots": {}, "browser": opened.get("browser") or ""}
+    if runtime.context.on_open is not None:
+        replaced = await runtime.context.on_open(sid)
+        if replaced is not None:
+            update["task"] = replaced
+    if cfg.screenshots:
+        shot = await tools.call("browser", "screenshot", session=sid, name="step_0", wait_ms=cfg.default_wait_ms)
+        update["shots"] = {"0": shot["path"]}
+        runtime.context.start_scoring(0, state["task_folder"], shot["path"])
+        await runtime.context.note_pictures(sid, 0, state["task_folder"], state["artifact"])
+    else:
+        await tools.call("browser", "settle", session=sid, wait_ms=cfg.default_wait_ms)
     page, elements = await asyncio.gather(tools.call("browser", "state", session=sid, max_text=200),
                                           tools.call("browser", "elements", session=sid, limit=5))
     # A page with no text and nothing to interact with is a picture of a page, not a page.
     flags = ["image_only"] if len(page["text"].strip()) < 10 and not elements else []
-    return {"session": sid, "step": 0, "stopped": False, "shots": {"0": shot["path"]}, "flags": flags,
-            "browser": opened.get("browser") or ""}
+    return {**update, "flags": flags}
 
 
 async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
@@ -300,14 +312,16 @@ def build_judge_graph():
     return g.compile()
 
 
-async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, config: JudgeConfig | None = None) -> dict:
-    """Replay a task on an artifact and return the raw judgement (actions, checkpoints, backends)."""
+async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, config: JudgeConfig | None = None,
+                on_open: Callable[[str], Awaitable[dict | None]] | None = None) -> dict:
+    """Replay a task on an artifact and return the raw judgement (actions, checkpoints, backends);
+    `on_open` (see JudgeContext) may replace the task once the page is open."""
     config = config or JudgeConfig()
     graph = build_judge_graph()
     llm = None
     if config.model is not None and config.judging.needs_model:
         llm = LlmJudge(config.model)
-    ctx = JudgeContext(tools=tools, config=config, llm=llm)
+    ctx = JudgeContext(tools=tools, config=config, llm=llm, on_open=on_open)
     plan = checkpoint_plan(judged_steps(task["action_sequence"]), Path(task_folder))
     if not config.paper_compat:
         if config.visual:  # the task's own problem, before anything of the page is judged

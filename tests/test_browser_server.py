@@ -105,3 +105,12 @@ async def test_type_and_hover_by_role_and_name(suite_dir, tmp_path):
         res = (await c.call_tool("check", {"session": sid, "checks": [
             {"kind": "value", "selector": "#title", "equals": "By role"}]})).structured_content["result"]
         assert res[0]["ok"]
+
+
+async def test_a_chromium_that_cannot_start_fails_each_open_as_an_infrastructure_fault(tmp_path, monkeypatch):
+    monkeypatch.setenv("IWR_CHROMIUM", str(tmp_path / "no-chromium"))
+    async with Client(build_server(tmp_path / "shots")) as c:  # the server answers while Chromium starts
+        for _ in range(2):
+            r = await c.call_tool("open", {"target": "about:blank"})
+            text = " ".join(getattr(x, "text", "") for x in r.content)
+            assert r.is_error and "infrastructure fault: cannot launch Chromium" in text, text

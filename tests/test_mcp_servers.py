@@ -108,6 +108,21 @@ async def test_metrics_server_compares_inside_allowed_roots_only(suite_dir, tmp_
         assert r.is_error and "unknown metrics" in text_of(r)
 
 
+async def test_metrics_models_that_fail_to_load_fail_each_request_not_the_server(suite_dir, monkeypatch):
+    from mcp_servers.metrics.compare import MetricModels, MetricUnavailable
+
+    def broken(self):
+        raise MetricUnavailable("feature weights unreadable (test)")
+
+    monkeypatch.setattr(MetricModels, "feature_model", broken)
+    cp = str(sorted((next((suite_dir / "data").iterdir()) / "checkpoints").glob("*.png"))[0])
+    async with Client(metrics_server(allowed_roots=[suite_dir])) as c:  # the server answers while the models load
+        for _ in range(2):
+            r = await c.call_tool("compare", {"reference": cp, "candidate": cp, "metrics": ["ssim"]})
+            assert r.is_error and "infrastructure fault: feature weights unreadable (test)" in text_of(r)
+        assert (await c.call_tool("list_metrics", {})).is_error
+
+
 @pytest.mark.slow
 async def test_bench_server_take_submit_evaluate(suite_dir, tmp_path):
     site = suite_dir.parent / "sites" / "reviews"

@@ -54,11 +54,18 @@ async def test_reference_passes_and_hard_coded_page_fails(suite, tmp_path):
     honest = task.reference_site() / "index.html"
     faker = variant(tmp_path, suite, "hard-coded", lambda h: h.replace(
         "b.textContent = title;", "b.textContent = 'Haunting and calm';"))
+    # An honest page whose own data holds a recorded text: shown before anything is typed, it is no sign.
+    suggesting = variant(tmp_path, suite, "suggesting", lambda h: h.replace(
+        "<body>", "<body><p>Suggested title: Haunting and calm</p>", 1))
     base = {"task_id": "1", "agent": "t", "profile": "offline"}
-    async with Toolbox(judge_servers(tmp_path / "run", suite.root, [faker.parent])) as tools:
+    async with Toolbox(judge_servers(tmp_path / "run", suite.root, [faker.parent, suggesting.parent])) as tools:
         good = await judge_artifact(task, honest, tools, JudgeConfig(visual=False), base)
         bad = await judge_artifact(task, faker, tools, JudgeConfig(visual=False), base)
+        own = await judge_artifact(task, suggesting, tools, JudgeConfig(visual=False), base)
     assert good.ifs == 1.0 and good.judge["probes"]["typed_text"]["status"] == "passed"
+    assert good.judge["probes"]["typed_text"]["page_data"] == []
+    assert own.judge["probes"]["typed_text"]["status"] == "passed"
+    assert own.judge["probes"]["typed_text"]["page_data"] == ["Haunting and calm"]
     # The replay of the video cannot tell them apart; the probe can.
     assert bad.ifs == 1.0 and bad.judge["probes"]["typed_text"]["status"] == "failed"
     failure = bad.judge["probes"]["typed_text"]["first_failure"]

@@ -24,8 +24,6 @@ from urllib.parse import quote, quote_plus
 from agents.toolbox import Toolbox
 from graphs.grounding import type_text_of
 from graphs.judge import JudgeConfig, judge
-from tasks import defaults
-from tasks.schema import size_of
 
 ROT = str.maketrans(string.ascii_lowercase + string.ascii_uppercase + string.digits,
                     string.ascii_lowercase[13:] + string.ascii_lowercase[:13]
@@ -83,17 +81,9 @@ def _replace_in(node, old: str, new: str):
                 _replace_in(v, old, new)
 
 
-async def shown_before_typing(tools: Toolbox, record: dict, artifact: str, texts: list[str]) -> set[str]:
-    """Which of `texts` the page shows when it opens, before anything is typed (its own data)."""
-    width, height = size_of(record)
-    ext = record.get("iwr") or {}
-    opened = await tools.call("browser", "open", target=artifact, width=width, height=height,
-                              seed=ext.get("seed", defaults.SEED), clock=ext.get("clock", defaults.CLOCK))
-    try:
-        seen = await tools.call("browser", "check", session=opened["session"],
-                                checks=[{"kind": "text_absent", "text": t} for t in texts])
-    finally:
-        await tools.call("browser", "close", session=opened["session"])
+async def shown_on(tools: Toolbox, session: str, texts: list[str]) -> set[str]:
+    """Which of `texts` an open page shows (its own data, when nothing has been typed yet)."""
+    seen = await tools.call("browser", "check", session=session, checks=[{"kind": "text_absent", "text": t} for t in texts])
     return {t for t, r in zip(texts, seen) if not r["ok"]}
 
 
@@ -102,9 +92,15 @@ async def typed_text_probe(tools: Toolbox, record: dict, task_folder: str, artif
     _, changes = probed_task(record)
     if not changes:
         return {"status": "not_applicable", "reason": "no typed text of four or more characters with a letter"}
-    page_data = await shown_before_typing(tools, record, artifact, [c["from"] for c in changes])
-    task, changes = probed_task(record, page_data)
-    j = await judge(tools, task, task_folder, artifact, JudgeConfig(visual=False, screenshots=False))
+    page_data: set[str] = set()
+
+    async def checks_by_what_the_page_shows(session: str) -> dict:
+        # On the probe's own page, once open: no second page is opened just to look.
+        page_data.update(await shown_on(tools, session, [c["from"] for c in changes]))
+        return probed_task(record, page_data)[0]
+
+    j = await judge(tools, probed_task(record)[0], task_folder, artifact, JudgeConfig(visual=False, screenshots=False),
+                    on_open=checks_by_what_the_page_shows)
     failed = next((a for a in j["actions"] if a["status"] == "failed"), None)
     replayed = failed is not None and "text_absent" in (failed.get("error") or "")
     status = "failed" if replayed else "passed" if j["successful_actions"] >= reached else "inconclusive"

@@ -67,9 +67,13 @@ def _ratio(a: float, b: float) -> float:
 
 @asynccontextmanager
 async def servers(work: Path, suite: Suite, name: str):
-    """A fresh browser and metrics server pair for one phase."""
+    """A fresh browser and metrics server pair for one phase, ready: the servers start Chromium and
+    load the models in the background, which no phase's figures should count."""
     with open(work / f"servers-{name}.log", "a") as errlog:
         async with Toolbox(judge_servers(work / name, suite.root, extra_roots=[work]), errlog=errlog) as tools:
+            await tools.call("metrics", "list_metrics")
+            blank = await tools.call("browser", "open", target="about:blank")
+            await tools.call("browser", "close", session=blank["session"])
             yield tools
 
 

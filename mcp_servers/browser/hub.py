@@ -110,6 +110,12 @@ class BrowserHub:
         self._chromium_tmp = Path(tempfile.mkdtemp(prefix=f"iwr-chromium-{os.getpid()}-", dir=short))
         self._closing: set[asyncio.Future] = set()
         self._previous_sigterm = None
+        self._starting: asyncio.Future | None = None
+
+    def start_soon(self) -> None:
+        """Start in the background (a server answers its client meanwhile); `open` waits for it, and a
+        start that failed raises its BrowserFault there."""
+        self._starting = asyncio.ensure_future(self.start())
 
     async def start(self) -> "BrowserHub":
         # Playwright's driver puts Chromium's profile and its artifacts in its TMPDIR: ours, so one
@@ -125,6 +131,7 @@ class BrowserHub:
             await self._launch()
         except BrowserFault:
             await self._pw.stop()
+            self._pw = None
             shutil.rmtree(self._chromium_tmp, ignore_errors=True)
             raise
         return self
@@ -172,6 +179,8 @@ class BrowserHub:
         self._previous_sigterm = signal.signal(signal.SIGTERM, die)
 
     async def stop(self) -> None:
+        if self._starting is not None:  # a start still under way finishes first (its fault, if any, is the open's)
+            await asyncio.gather(self._starting, return_exceptions=True)
         if self._browser is not None:
             kill_renderers(self._tag)  # nothing is left to render; a hung one would stall the shutdown
         for sid in list(self._sessions):
@@ -220,6 +229,8 @@ class BrowserHub:
                    timeout_s: float = 30.0, serve_root: Path | None = None) -> Session:
         """Open a loopback URL, or a local HTML file / folder served on its own loopback port
         (from `serve_root` when given, so pages can reach sibling folders such as assets/)."""
+        if self._starting is not None:
+            await asyncio.shield(self._starting)
         if self._browser is None or not self._browser.is_connected():
             await self._relaunch_if_dead()
         site, url = None, target

@@ -58,8 +58,12 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
 
     @contextlib.asynccontextmanager
     async def lifespan(_server):
-        async with BrowserHub(shots_root=shots_dir, serve_only=serve_only) as hub:
+        hub = BrowserHub(shots_root=shots_dir, serve_only=serve_only)
+        hub.start_soon()  # Chromium starts while the client starts its other servers
+        try:
             yield hub
+        finally:
+            await hub.stop()
 
     mcp = MCPServer("iwr-browser", instructions="Drive a sandboxed Chromium: open a page, act on it, look at it.",
                     lifespan=lifespan)

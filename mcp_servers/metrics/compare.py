@@ -138,7 +138,8 @@ class MetricModels:
 
 
 def _digest(img: Image.Image) -> str:
-    return f"{img.size}:{hashlib.blake2b(img.tobytes(), digest_size=16).hexdigest()}"
+    # SHA-256 runs on the CPU's SHA instructions: about twice as fast as BLAKE2 on a screenshot.
+    return f"{img.size}:sha256:{hashlib.sha256(np.asarray(img)).hexdigest()[:32]}"
 
 
 class Pair:
@@ -184,6 +185,9 @@ class Pair:
 
     @cached_property
     def grays(self) -> tuple[np.ndarray, np.ndarray]:
+        if self.keys[0] == self.keys[1]:  # the same pixels (a page that looks just like its checkpoint)
+            gray = gray_array(self.ref)
+            return gray, gray
         ref, cand = to_common_size(self.ref, self.cand)
         return gray_array(ref), gray_array(cand)
 

@@ -1,17 +1,18 @@
 """The metrics MCP server: compare two screenshots with named, versioned metrics."""
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import tempfile
+import threading
+from concurrent.futures import Future
 from pathlib import Path
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 
 from mcp_servers.common import READ_ONLY, mapped_errors
-from mcp_servers.metrics.compare import METRICS, MetricModels, MetricUnavailable, compare as compare_images
-from mcp_servers.metrics.locate import locate as locate_template
-from mcp_servers.metrics.ocr import ocr_text
+from mcp_servers.metrics.values import MetricUnavailable
 
 errors = mapped_errors((ValueError, FileNotFoundError, PermissionError), (MetricUnavailable, RuntimeError, OSError))
 
@@ -26,6 +27,31 @@ def confined(path: str, roots: list[Path]) -> Path:
     return p
 
 
+class Loading:
+    """The metrics' modules (torch, OpenCV, Tesseract) and models, imported and loaded on a thread of
+    their own from the server's start: the server answers the client at once, so the judge's other
+    servers and its first page start meanwhile, and the first request waits for what is left."""
+
+    def __init__(self, store: Path | None, preload: bool) -> None:
+        self._done: Future = Future()
+        threading.Thread(target=self._load, args=(store, preload), name="metrics-load", daemon=True).start()
+
+    def _load(self, store: Path | None, preload: bool) -> None:
+        try:
+            from mcp_servers.metrics import locate  # noqa: F401  (imported here, not on the first request)
+            from mcp_servers.metrics.compare import MetricModels
+
+            models = MetricModels(store=store)
+            if preload:
+                models.feature_model()
+            self._done.set_result(models)
+        except BaseException as e:  # reported by every request that needs the models
+            self._done.set_exception(e)
+
+    async def models(self):
+        return await asyncio.wrap_future(self._done)
+
+
 def build_server(allowed_roots: list[Path] | None = None, preload: bool = True, store: Path | None = None) -> MCPServer:
     """A metrics server reading images only under `allowed_roots` (default: cwd and the temp folder),
     keeping per-reference results in `store` when given (mcp_servers/metrics/store.py)."""
@@ -33,10 +59,7 @@ def build_server(allowed_roots: list[Path] | None = None, preload: bool = True, 
 
     @contextlib.asynccontextmanager
     async def lifespan(_server):
-        models = MetricModels(store=store)
-        if preload:  # load the deep model once, before the first request, not during it
-            await anyio.to_thread.run_sync(models.feature_model)
-        yield models
+        yield Loading(store, preload)  # with preload, the deep model is loaded before the first request needs it
 
     mcp = MCPServer("iwr-metrics", instructions="Compare a reference screenshot with a candidate one.",
                     lifespan=lifespan)
@@ -49,7 +72,9 @@ def build_server(allowed_roots: list[Path] | None = None, preload: bool = True, 
         with floor, similarities are chance-corrected so that a blank page scores 0 (raw values in the detail)."""
         names = metrics or ["ocr", "feature", "ssim", "structural"]
         ref, cand = confined(reference, roots), confined(candidate, roots)
-        models = ctx.request_context.lifespan_context
+        models = await ctx.request_context.lifespan_context.models()
+        from mcp_servers.metrics.compare import compare as compare_images
+
         values = await anyio.to_thread.run_sync(lambda: compare_images(ref, cand, names, models, floor=floor))
         return {k: v.model_dump() for k, v in values.items()}
 
@@ -57,19 +82,28 @@ def build_server(allowed_roots: list[Path] | None = None, preload: bool = True, 
     @errors
     async def ocr(image: str, ctx: Context, max_chars: int = 4000) -> dict:
         """Text read from an image by OCR (Tesseract), cut to max_chars."""
+        await ctx.request_context.lifespan_context.models()
+        from mcp_servers.metrics.ocr import ocr_text
+
         text = await anyio.to_thread.run_sync(lambda: ocr_text(confined(image, roots)))
         return {"text": text[:max_chars], "truncated": len(text) > max_chars}
 
     @mcp.tool(annotations=READ_ONLY)
     @errors
-    async def locate(template: str, image: str) -> dict:
+    async def locate(template: str, image: str, ctx: Context) -> dict:
         """Where a small picture (e.g. a recorded target's crop) best matches on a screenshot: x, y, width, height, score."""
         tpl, img = confined(template, roots), confined(image, roots)
+        await ctx.request_context.lifespan_context.models()
+        from mcp_servers.metrics.locate import locate as locate_template
+
         return await anyio.to_thread.run_sync(lambda: locate_template(tpl, img))
 
     @mcp.tool(annotations=READ_ONLY)
-    async def list_metrics() -> list[str]:
+    async def list_metrics(ctx: Context) -> list[str]:
         """Names of the metrics `compare` accepts."""
+        await ctx.request_context.lifespan_context.models()
+        from mcp_servers.metrics.compare import METRICS
+
         return list(METRICS)
 
     return mcp
