@@ -1,6 +1,7 @@
 """The assets, workspace, metrics and bench servers through the real MCP protocol (in memory)."""
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -121,6 +122,27 @@ async def test_metrics_models_that_fail_to_load_fail_each_request_not_the_server
             r = await c.call_tool("compare", {"reference": cp, "candidate": cp, "metrics": ["ssim"]})
             assert r.is_error and "infrastructure fault: feature weights unreadable (test)" in text_of(r)
         assert (await c.call_tool("list_metrics", {})).is_error
+
+
+async def test_a_request_cancelled_while_the_models_load_leaves_the_server_working(suite_dir, monkeypatch):
+    import anyio
+
+    from mcp_servers.metrics.compare import MetricModels
+
+    loaded = MetricModels.feature_model
+
+    def slow(self):
+        time.sleep(1.0)
+        return loaded(self)
+
+    monkeypatch.setattr(MetricModels, "feature_model", slow)
+    cp = str(sorted((next((suite_dir / "data").iterdir()) / "checkpoints").glob("*.png"))[0])
+    async with Client(metrics_server(allowed_roots=[suite_dir])) as c:
+        with anyio.move_on_after(0.2) as waited:  # the client gives up (and cancels) while the model loads
+            await c.call_tool("compare", {"reference": cp, "candidate": cp, "metrics": ["ssim"]})
+        assert waited.cancelled_caught
+        r = await c.call_tool("compare", {"reference": cp, "candidate": cp, "metrics": ["ssim"]})
+        assert not r.is_error and data_of(r)["ssim"]["value"] == 1.0
 
 
 @pytest.mark.slow

@@ -34,6 +34,9 @@ class Loading:
 
     def __init__(self, store: Path | None, preload: bool) -> None:
         self._done: Future = Future()
+        # Running from the start: a request cancelled while it waits (asyncio.wrap_future passes its
+        # cancellation on to this future) must not cancel the loading every later request needs.
+        self._done.set_running_or_notify_cancel()
         threading.Thread(target=self._load, args=(store, preload), name="metrics-load", daemon=True).start()
 
     def _load(self, store: Path | None, preload: bool) -> None:
