@@ -1,10 +1,11 @@
 """Offline logical assertions: structured checks when the task has them (our recorder's hints), else
 the sentence's claims (graphs/sentences.py) decided on what the page shows before and after.
 
-Observations come from the browser's `observe` tool: painted, uncovered text (a hit test), whether
-it sits inside a control or is struck through, field values, checked boxes and chosen options,
-selected elements, open dialogs. A sentence with nothing decidable is `unverifiable`: it passes
-only if the page changed beyond hover and focus styling.
+Observations come from the browser's `observe` tool: text whose ink changes pixels (ink.py),
+whether it sits inside a control or is struck through, field values, checked boxes and chosen
+options, selected elements, open dialogs, the task's own images and canvases fed no pictures. A
+sentence with nothing decidable is `unverifiable`: it passes only on a visible change that is no
+picture (visible_change.py).
 """
 from __future__ import annotations
 
@@ -261,12 +262,14 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
     return changed, "the page changed" if changed else "nothing visible changed"
 
 
-async def judge_assertion(tools: Toolbox, sid: str, action: dict, before_view: dict | None) -> dict:
-    """Verdict for the action's assertion: {passed, method, reason, checks|claims}."""
+async def judge_assertion(tools: Toolbox, sid: str, action: dict, before_view: dict | None,
+                          assets: list[str] = ()) -> dict:
+    """Verdict for the action's assertion: {passed, method, reason, checks|claims}; `assets`, where the
+    page's server serves the task's assets (images elsewhere are pictures, no change of the page)."""
     checks = (action.get("iwr") or {}).get("checks") or []
     if checks:
         return await structured_verdict(tools, sid, checks)
-    after = await tools.call("browser", "observe", session=sid)
+    after = await tools.call("browser", "observe", session=sid, assets=list(assets))
     params = action["parameters"]
     typed = type_text_of(params.get("description", ""), params.get("text")) if action["type"] == "Type" else None
     return sentence_verdict(action.get("logical_assertion") or "", before_view or {}, after, typed)

@@ -23,8 +23,10 @@ from agents.models import ModelConfig
 from agents.toolbox import Toolbox, ToolCallError
 from graphs.act_offline import attempt, scroll
 from graphs.judge_llm import JudgeModelError, LlmJudge
-from graphs.pictures import PICTURE_SHARE, Likeness, asset_digests, recorded_boxes, share, sort_rasters
+from graphs.pictures import DRAWN_SHARE, PICTURE_SHARE, Likeness, asset_digests, asset_paths, bare_sheet, \
+    recorded_boxes, share, sort_rasters
 from graphs.profiles import LLM_METRIC, Profile, profile_named
+from graphs.visible_change import unverifiable
 from tasks import defaults
 from tasks.checkpoints import check_usable, checkpoint_plan, judged_steps
 from tasks.frames import sample_frames
@@ -89,6 +91,8 @@ class JudgeContext:
     tools: Toolbox
     config: JudgeConfig
     llm: LlmJudge | None = None
+    task_folder: str = ""
+    artifact: str = ""  # the judged page (or its folder)
     # Called with the session once the page is open, before the first action; a task it returns
     # replaces the one replayed (a probe that sets its checks by what the page showed at first).
     on_open: Callable[[str], Awaitable[dict | None]] | None = None
@@ -99,36 +103,62 @@ class JudgeContext:
     refs: dict = field(default_factory=dict)  # step -> the checkpoint it is compared with
     hidden: dict = field(default_factory=dict)  # the current action's hints held back (hints off): selector, checks
     before_view: dict | None = None  # what the page showed before the current action (for its assertion)
+    before_image: str | None = None  # and how it looked without its pictures, where the sentence decides nothing
     seen: set = field(default_factory=set)  # names of the elements listed so far (for "the new card")
     assets: set | None = None  # content hashes of the task's assets (pictures.py)
-    pictures: dict = field(default_factory=dict)  # step -> the foreign rasters of its screenshot (pictures.py)
+    served_assets: list | None = None  # where the page's server serves files that are assets
+    pictures: dict = field(default_factory=dict)  # step -> the share of its checkpoint that is pictures (pictures.py)
+    scored: dict = field(default_factory=dict)  # step -> its bare capture, where pictures were taken away
     likeness: Likeness | None = None  # the recording's frames and the checkpoints, once per task
 
-    async def note_pictures(self, sid: str, step: int, task_folder: str, artifact: str) -> None:
-        """The raster content of a scored screenshot that is not the task's own assets."""
-        if not self.config.visual or self.config.paper_compat:
-            return
-        if self.assets is None:
-            self.assets = asset_digests(task_folder)
-        root = Path(artifact) if Path(artifact).is_dir() else Path(artifact).parent
-        seen = await self.tools.call("browser", "rasters", session=sid)
-        self.pictures[step] = sort_rasters(seen, root.resolve(), self.assets)
+    def artifact_root(self) -> Path:
+        """The folder the judged page is served from."""
+        a = Path(self.artifact)
+        return (a if a.is_dir() else a.parent).resolve()
 
-    def picture_share(self, step: int, task_folder: str, candidate: str) -> float:
-        """The share of a checkpoint's viewport painted with pictures of the page (copied rasters, and
-        drawn ones that look recorded); the frames are decoded only when drawn content could tip it."""
-        seen = self.pictures.get(step)
-        if seen is None:
-            return 0.0
-        copied, drawn, viewport = seen["copied"], seen["drawn"], seen["viewport"]
-        if share(copied, viewport) >= PICTURE_SHARE or share(copied + drawn, viewport) < PICTURE_SHARE:
-            return share(copied, viewport)
-        if self.likeness is None:
-            folder = Path(task_folder)
-            video = video_in(folder)
-            frames = [im for _, im in sample_frames(video)] if video else []
-            self.likeness = Likeness(frames, sorted((folder / "checkpoints").glob("*.png")))
-        return share(copied + recorded_boxes(candidate, drawn, viewport, self.likeness), viewport)
+    def asset_set(self) -> set[str]:
+        """Content hashes of the task's assets, read once."""
+        if self.assets is None:
+            self.assets = asset_digests(self.task_folder)
+        return self.assets
+
+    def served(self) -> list[str]:
+        """Where the page's server serves files that are the task's assets (/assets/1.png), found once."""
+        if self.served_assets is None:
+            self.served_assets = asset_paths(self.artifact_root(), self.asset_set()) if self.artifact else []
+        return self.served_assets
+
+    async def bare_of(self, sid: str, step: int, shot: str) -> str:
+        """The capture a checkpoint is scored on: the screenshot with the pictures of the page taken away
+        (pictures.py), or the screenshot itself when it shows none; its picture share is kept per step."""
+        if not self.config.visual or self.config.paper_compat:
+            return shot
+        sheet = await self.picture_sheet(sid, shot)
+        self.pictures[step] = 0.0
+        if not sheet:
+            return shot
+        got = await self.tools.call("browser", "bare", session=sid, css=sheet, name=f"{Path(shot).stem}_bare")
+        self.pictures[step], self.scored[step] = got["share"], got["path"]
+        return got["path"]
+
+    async def bare_now(self, sid: str, name: str, shot: str) -> str:
+        """What the page shows now without its pictures: `shot` (a screenshot of it as it is) when it has none."""
+        sheet = await self.picture_sheet(sid, shot)
+        return (await self.tools.call("browser", "bare", session=sid, css=sheet, name=name))["path"] if sheet else shot
+
+    async def picture_sheet(self, sid: str, shot: str | None) -> str:
+        """The style sheet that takes the page's pictures away now (empty when it shows none)."""
+        seen = await self.tools.call("browser", "rasters", session=sid, assets=self.served())
+        sorted_ = sort_rasters(seen, self.artifact_root(), self.asset_set())
+        recorded = []
+        if shot and share(sorted_["drawn"], sorted_["viewport"]) >= DRAWN_SHARE:
+            if self.likeness is None:
+                folder = Path(self.task_folder)
+                video = video_in(folder)
+                frames = [im for _, im in sample_frames(video)] if video else []
+                self.likeness = Likeness(frames, sorted((folder / "checkpoints").glob("*.png")))
+            recorded = recorded_boxes(shot, sorted_["drawn"], sorted_["viewport"], self.likeness)
+        return bare_sheet(sorted_, recorded)
 
     def reference_for(self, task_folder: str, step: int) -> str | None:
         """The checkpoint a screenshot is compared with: the task's pairing (tasks/checkpoints.py), or
@@ -182,8 +212,8 @@ async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     if cfg.screenshots:
         shot = await tools.call("browser", "screenshot", session=sid, name="step_0", wait_ms=cfg.default_wait_ms)
         update["shots"] = {"0": shot["path"]}
-        runtime.context.start_scoring(0, state["task_folder"], shot["path"])
-        await runtime.context.note_pictures(sid, 0, state["task_folder"], state["artifact"])
+        scored = await runtime.context.bare_of(sid, 0, shot["path"])
+        runtime.context.start_scoring(0, state["task_folder"], scored)
     else:
         await tools.call("browser", "settle", session=sid, wait_ms=cfg.default_wait_ms)
     page, elements = await asyncio.gather(tools.call("browser", "state", session=sid, max_text=200),
@@ -204,9 +234,11 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     before = state["shots"].get(str(i))
     shots = dict(state["shots"])
     try:
-        ctx.before_view = None
+        ctx.before_view = ctx.before_image = None
         if action.get("logical_assertion") and cfg.judging.observes and not ext.get("checks"):
-            ctx.before_view = await tools.call("browser", "observe", session=sid)
+            ctx.before_view = await tools.call("browser", "observe", session=sid, assets=ctx.served())
+            if before and unverifiable(action) and not cfg.paper_compat:  # pictures away, for 'something changed'
+                ctx.before_image = await ctx.bare_now(sid, f"step_{i}_before", before)
         ok, detail = await do_action(ctx, sid, action, state, trace)
         if ok:
             wait_ms, after = ext.get("wait_ms", cfg.default_wait_ms), None
@@ -214,8 +246,8 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
                 shot = await tools.call("browser", "screenshot", session=sid, name=f"step_{i + 1}", wait_ms=wait_ms)
                 after = shots[str(i + 1)] = trace["screenshot"] = shot["path"]
                 if action.get("visual_evaluation_flag"):
-                    ctx.start_scoring(i + 1, state["task_folder"], after)
-                    await ctx.note_pictures(sid, i + 1, state["task_folder"], state["artifact"])
+                    scored = await ctx.bare_of(sid, i + 1, after)
+                    ctx.start_scoring(i + 1, state["task_folder"], scored)
             else:
                 await tools.call("browser", "settle", session=sid, wait_ms=wait_ms)
             verdict = await check_assertion(ctx, sid, action, before, after)
@@ -281,13 +313,17 @@ async def score(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
         values = await ctx.pending.pop(k)
         backends.update({m: f"{v['backend']} {v['version']}".strip() for m, v in values.items()})
         entry = {"step": k, "reference": ref, "candidate": candidate, "metrics": {m: v["value"] for m, v in values.items()}}
-        pictured = ctx.picture_share(k, folder, candidate)
-        if pictured >= PICTURE_SHARE:  # a picture of the page, not a page (pictures.py)
-            entry.update(picture_share=pictured, metrics={m: 0.0 for m in entry["metrics"]})
+        scored = ctx.scored.get(k, candidate)
+        if scored != candidate:  # the metrics saw the checkpoint with its pictures taken away
+            entry["scored"] = scored
+        if k in ctx.pictures:
+            entry["picture_share"] = ctx.pictures[k]
+            if ctx.pictures[k] >= PICTURE_SHARE:  # a picture of the page, not a page (pictures.py)
+                entry["metrics"] = {m: 0.0 for m in entry["metrics"]}
         if ctx.config.chance_corrected:
             entry["raw"] = {m: v["detail"]["raw"] for m, v in values.items() if "raw" in v.get("detail", {})}
         if ctx.config.hvs_metric == LLM_METRIC:
-            rated = await ctx.llm.rubric(ref, candidate)
+            rated = await ctx.llm.rubric(ref, scored)
             if rated is None:
                 raise JudgeModelError(f"the judge model gave no usable rubric scores for step {k}, twice")
             entry["metrics"][LLM_METRIC] = rated["value"]
@@ -295,7 +331,7 @@ async def score(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
             backends[LLM_METRIC] = f"{ctx.config.model.model} rubric-100"
         out.append(entry)
     await ctx.tools.call("browser", "close", session=state["session"])
-    pictured = ["pictures_of_page"] if any("picture_share" in c for c in out) else []
+    pictured = ["pictures_of_page"] if any(c.get("picture_share", 0.0) >= PICTURE_SHARE for c in out) else []
     return {"checkpoints": out, "backends": backends, "flags": state.get("flags", []) + pictured}
 
 
@@ -321,7 +357,7 @@ async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, con
     llm = None
     if config.model is not None and config.judging.needs_model:
         llm = LlmJudge(config.model)
-    ctx = JudgeContext(tools=tools, config=config, llm=llm, on_open=on_open)
+    ctx = JudgeContext(tools=tools, config=config, llm=llm, on_open=on_open, task_folder=task_folder, artifact=artifact)
     plan = checkpoint_plan(judged_steps(task["action_sequence"]), Path(task_folder))
     if not config.paper_compat:
         if config.visual:  # the task's own problem, before anything of the page is judged

@@ -1,16 +1,22 @@
-"""Pictures are not pages: a checkpoint whose viewport a page fills mostly with pictures of the page
-(frames of the video, screenshots) is no reconstruction of it, however alike the pixels look. Such a
-checkpoint scores 0 on every visual metric and the judgement is flagged `pictures_of_page`.
+"""Pictures are not pages: raster pixels whose source is not one of the task's assets are pictures,
+wherever a page paints them, and the visual score counts only the rest of each checkpoint.
 
-Two kinds of raster content count toward the share:
-- copied: an image, background or video whose bytes are not one of the task's assets (the task's
-  assets, served from the page's folder under any name or inlined as data: URLs, are what a page
-  is made of and never count);
-- drawn: a canvas, an embedded document or an SVG source, only where the screenshot there is
-  nearer to some frame of the recording than to every checkpoint: a page that paints its board on
-  a canvas is a page, one that draws the video's frames onto it is not. A clean render sits closer
-  to the checkpoints (clean renders too) than to the video's compressed frames; a copied frame sits
-  far closer to the frames (0.1 against 0.9 grey levels on the bundled tasks).
+Where the pixels come from decides, not which element shows them. The browser lists every raster
+source of the page (images, videos and posters, SVG images, CSS images of elements and of their
+::before/::after: backgrounds, border images, masks, `content: url()`, list markers); a source whose
+bytes are not one of the task's assets (served from the page's folder under any name, or inlined as
+data: URLs) is a picture. An SVG file of the page's own is drawing, unless it carries a raster inside.
+A canvas fed image data (images that are no assets, video frames, bitmaps, pixel arrays: the
+browser remembers, browser/canvas_feeds.py) shows pictures, however scaled, shifted or noised; a
+canvas drawn with paths, shapes and text is the page's own. Embedded documents count where the
+screenshot there is nearer to a frame of the recording than to every checkpoint (a clean render sits
+closer to the checkpoints, clean renders too, than to the video's compressed frames).
+
+The judge then captures the checkpoint once more with every picture taken away (a style sheet hides
+those elements and turns those CSS images off for that one capture): the share of the viewport
+(in 16-pixel cells) whose pixels differ is the checkpoint's `picture_share`, and that bare capture is
+what the metrics score. A checkpoint a quarter or more pictures scores 0 and flags the judgement
+`pictures_of_page`.
 """
 from __future__ import annotations
 
@@ -24,7 +30,8 @@ from urllib.parse import unquote, unquote_to_bytes, urlsplit
 import numpy as np
 from PIL import Image
 
-PICTURE_SHARE = 0.5  # of the viewport's area
+PICTURE_SHARE = 0.25  # of the viewport's cells changed by taking the pictures away
+DRAWN_SHARE = 0.02  # drawn content below this share of the viewport is not compared with the recording
 CELL = 8  # pixels per cell of the coverage grid
 COPIED = ("img", "background", "image", "video")
 RECORDED_RATIO = 0.5  # a drawn box is recorded when nearer to a frame than half its distance to any checkpoint
@@ -41,6 +48,12 @@ def digest(p: Path) -> str:
 def _digest(path: str, mtime_ns: int, size: int) -> str:
     """Read once per file version: the same images are seen at every checkpoint of a task."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def asset_paths(root: Path, assets: set[str], limit: int = 2000) -> list[str]:
+    """The paths on the page's server (`/assets/1.png`) of the files in its folder that are task assets."""
+    files = [p for p in sorted(root.rglob("*"))[:limit] if p.is_file()]
+    return ["/" + p.relative_to(root).as_posix() for p in files if digest(p) in assets]
 
 
 def asset_digests(task_folder: str | Path) -> set[str]:
@@ -83,19 +96,61 @@ def material(src: str, root: Path) -> tuple[str | None, bool]:
     return (inline[1], inline[0] == "image/svg+xml") if inline else (None, False)
 
 
+# How a picture is taken away for the bare capture: an element that shows one is hidden; a CSS image
+# is turned off (its box, text and borders stay); a pseudo-element that is only an image goes.
+HIDDEN = "visibility: hidden !important;"
+NO_CSS_IMAGES = ("background-image: none !important; border-image-source: none !important; "
+                 "mask-image: none !important; -webkit-mask-image: none !important; list-style-image: none !important;")
+
+
+def _rule(r: dict) -> str | None:
+    p = r.get("p")
+    if not p:
+        return None
+    if r["kind"] != "background":
+        return f"{p} {{ {HIDDEN} }}"
+    return f"{p} {{ {NO_CSS_IMAGES}{' content: none !important;' if r.get('prop') == 'content' else ''} }}"
+
+
+def _svg_of_the_page(f: Path | None) -> bool:
+    """A served SVG file with no raster inside it is the page's drawing."""
+    if f is None:
+        return False
+    text = f.read_bytes()[:2_000_000].lower()
+    return b"<image" not in text and b"data:image/" not in text.replace(b"data:image/svg", b"")
+
+
 def sort_rasters(seen: dict, root: Path, assets: set[str]) -> dict:
-    """The viewport and its foreign rasters' boxes, as copied or drawn (see the module's docstring)."""
-    copied, drawn = [], []
+    """The viewport, and the foreign rasters as copied (boxes and the rules that take them away) or drawn
+    (boxes and rules, compared with the recording before they count); see the module's docstring."""
+    copied, drawn, veil, drawn_veil = [], [], [], []
     for r in seen.get("rasters", []):
         if r["kind"] in COPIED and r["src"]:
             sha, svg = material(r["src"], root)
             if sha is not None and sha in assets:
                 continue
-            (drawn if svg else copied).append(r["box"])
-        else:
+            served = served_file(r["src"], root)
+            if svg and _svg_of_the_page(served):
+                continue
+            looked_at = svg and served is None  # an inlined SVG we cannot read: judged by how it looks
+            (drawn if looked_at else copied).append(r["box"])
+            (drawn_veil if looked_at else veil).append(_rule(r))
+        elif r.get("fed"):  # a canvas fed image data that is no asset (canvas_feeds.py)
+            copied.append(r["box"])
+            veil.append(_rule(r))
+        elif r["kind"] != "canvas":  # a canvas fed nothing is the page's own drawing
             drawn.append(r["box"])
+            drawn_veil.append(_rule(r))
+    if seen.get("full"):  # more raster sources than the listing holds: every raster goes, assets too
+        veil.append(f"img, video, image, input[type=image] {{ {HIDDEN} }} *, *::before, *::after {{ {NO_CSS_IMAGES} }}")
     w, h = (max(1, int(v)) for v in seen.get("viewport", [1, 1]))
-    return {"viewport": [w, h], "copied": copied, "drawn": drawn}
+    return {"viewport": [w, h], "copied": copied, "drawn": drawn, "veil": veil, "drawn_veil": drawn_veil}
+
+
+def bare_sheet(sorted_: dict, recorded: list) -> str:
+    """The style sheet of the bare capture: the copied pictures and the drawn boxes found recorded."""
+    rules = sorted_["veil"] + [rule for box, rule in zip(sorted_["drawn"], sorted_["drawn_veil"]) if box in recorded]
+    return "\n".join(dict.fromkeys(r for r in rules if r))
 
 
 def _grid(boxes: list, viewport: list[int]) -> np.ndarray:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from graphs.act_llm import llm_ground_and_do
 from graphs.act_offline import UNSURE, not_found, offline_ground_and_do
@@ -19,6 +20,7 @@ from graphs.assertions import judge_assertion, offline_checks, structured_verdic
 from graphs.grounding import key_for
 from graphs.judge_llm import JudgeModelError
 from graphs.sentences import compile_sentence
+from graphs.visible_change import recheck
 from tasks.registry import Registry
 
 LLM_METRIC = "mllm"  # the HVS of a profile whose judge model rates each checkpoint on the rubric
@@ -113,7 +115,9 @@ def checkable(action: dict) -> bool:
 async def assert_offline(ctx, sid: str, action: dict, before: str, after: str) -> dict | None:
     if not (action.get("logical_assertion") or offline_checks(action)):
         return None
-    verdict = await judge_assertion(ctx.tools, sid, action, ctx.before_view)
+    verdict = await judge_assertion(ctx.tools, sid, action, ctx.before_view, ctx.served())
+    if verdict["method"] == "unverifiable":  # 'something changed': on what a person sees (visible_change.py)
+        verdict = await recheck(ctx, sid, verdict, ctx.before_image, after, f"{Path(after).stem}_after" if after else "")
     if ctx.hidden.get("checks"):  # hints off: how the sentence's verdict compares with the structured one
         verdict["structured_passed"] = (await structured_verdict(ctx.tools, sid, ctx.hidden["checks"]))["passed"]
     return verdict

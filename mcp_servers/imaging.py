@@ -4,7 +4,11 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import numpy as np
 from PIL import Image
+
+CELL = 16  # pixels per side of the cells a share of the viewport is counted in
+LEVEL = 24  # a pixel changed when a colour channel moved more than this (of 255): less is no contrast a person reads
 
 
 def model_view(path: Path, max_side: int = 1024, quality: int = 80) -> tuple[int, int, bytes]:
@@ -22,3 +26,23 @@ def image_size(path: Path) -> tuple[int, int]:
     """(width, height) of an image file without decoding its pixels."""
     with Image.open(path) as im:
         return im.size
+
+
+def changed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Where two RGB captures of one box (int16 arrays) differ visibly."""
+    return np.abs(a - b).max(axis=2) > LEVEL
+
+
+def cell_share(diff: np.ndarray, cell: int = CELL) -> float:
+    """The share of the cells (`cell` pixels square) in which some pixel changed: the area a change
+    covers, blank stretches between its strokes included."""
+    h, w = diff.shape
+    padded = np.zeros((-(-h // cell) * cell, -(-w // cell) * cell), dtype=bool)
+    padded[:h, :w] = diff
+    return round(float(padded.reshape(padded.shape[0] // cell, cell, -1, cell).any(axis=(1, 3)).mean()), 4)
+
+
+def rgb(path: str | Path) -> np.ndarray:
+    """An image file's pixels as an int16 RGB array."""
+    with Image.open(path) as im:
+        return np.asarray(im.convert("RGB"), dtype=np.int16)

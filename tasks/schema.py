@@ -129,7 +129,7 @@ class TaskExtension(Ours):
     version: int = 1
     reference: Reference | None = None
     seed: int = defaults.SEED
-    clock: str = defaults.CLOCK
+    clock: str | None = defaults.CLOCK  # where the replay's clock starts (ISO time); None: the real time
 
 
 # --- the official schema ---------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Equivalent sites (evals/quality/equivalents.py) behave exactly like their references.
 
 Every bundled action script is replayed on the reference and on its equivalent side by side, with
-the project's browser functions, seeded Math.random and frozen clock. After every step the visible
+the project's browser functions, seeded Math.random and the recorder's clock. After every step the visible
 text, every field's value and every structured check (selectors translated) must agree, and the
 class/id structure of the live DOM must be the reference's, renamed. The equivalent must also
 really differ: renamed names, other HTML, another body font, other colours.
@@ -104,8 +104,8 @@ async def test_equivalent_replays_like_reference(site: str, tmp_path: Path) -> N
         for path in sorted((SITES / site / "tasks").glob("*.yaml")):
             script = load_script(path)
             w, h = script.size
-            ref = await hub.open(str(SITES / site / script.page), w, h, seed=defaults.SEED, clock=defaults.CLOCK)
-            alt = await hub.open(str(eq.folder / script.page), w, h, seed=defaults.SEED, clock=defaults.CLOCK)
+            ref = await hub.open(str(SITES / site / script.page), w, h, seed=defaults.SEED, clock=defaults.RECORDING_CLOCK)
+            alt = await hub.open(str(eq.folder / script.page), w, h, seed=defaults.SEED, clock=defaults.RECORDING_CLOCK)
             assert not ref.page_errors and not alt.page_errors, (ref.page_errors, alt.page_errors)
             await actions.settle(ref)
             await actions.settle(alt)

@@ -9,7 +9,7 @@ import pytest
 from agents.toolbox import Toolbox
 from evals.judging.artifact import judge_servers
 from graphs.judge import JudgeConfig, judge
-from graphs.pictures import asset_digests, share, sort_rasters
+from graphs.pictures import PICTURE_SHARE, asset_digests, share, sort_rasters
 from tasks.frames import sample_frames
 from tasks.loader import load_suite
 
@@ -32,7 +32,8 @@ def test_only_foreign_rasters_count_toward_the_share(tmp_path):
     assert picture_share(half, tmp_path / "page", assets) == 0.0
     framed = {"viewport": [800, 600], "rasters": [
         {"kind": "img", "src": "http://127.0.0.1:5/frame.jpg", "box": [0, 0, 800, 300]},
-        {"kind": "canvas", "src": "", "box": [0, 300, 400, 300]}]}
+        {"kind": "canvas", "src": "", "fed": True, "box": [0, 300, 400, 300]},
+        {"kind": "canvas", "src": "", "box": [400, 300, 400, 300]}]}  # fed nothing: the page's own drawing
     assert 0.74 <= picture_share(framed, tmp_path / "page", assets) <= 0.77
     outside = {"viewport": [800, 600], "rasters": [
         {"kind": "img", "src": "http://127.0.0.1:5/../task/assets/1.png", "box": [0, 0, 800, 600]}]}
@@ -50,11 +51,12 @@ def test_an_inlined_asset_is_the_page_s_material_and_drawn_content_is_told_apart
         {"kind": "background", "src": other, "box": [0, 0, 400, 600]},
         {"kind": "background", "src": "data:image/svg+xml,%3Csvg%3E%3C/svg%3E", "box": [400, 0, 400, 100]},
         {"kind": "canvas", "src": "", "box": [400, 100, 400, 500]},
+        {"kind": "iframe", "src": "http://127.0.0.1:5/other.html", "box": [0, 0, 10, 10]},
         {"kind": "img", "src": "data:image/png;sha256," + hashlib.sha256(b"the task's own picture").hexdigest(),
          "box": [0, 0, 800, 600]}]}  # as the browser's listing sends a data: URL
     sorted_ = sort_rasters(seen, tmp_path, assets)
     assert sorted_["copied"] == [[0, 0, 400, 600]]
-    assert sorted_["drawn"] == [[400, 0, 400, 100], [400, 100, 400, 500]]
+    assert sorted_["drawn"] == [[400, 0, 400, 100], [0, 0, 10, 10]]  # the canvas was fed nothing
 
 
 @pytest.mark.slow
@@ -70,7 +72,7 @@ async def test_a_screenshot_of_the_page_scores_nothing_visually(suite_dir, tmp_p
         j = await judge(tools, record, str(task.folder), str(page / "index.html"), JudgeConfig(probes=False))
     assert "pictures_of_page" in j["flags"]
     first = j["checkpoints"][0]
-    assert first["picture_share"] > 0.95 and set(first["metrics"].values()) == {0.0}
+    assert first["picture_share"] >= PICTURE_SHARE and set(first["metrics"].values()) == {0.0}
 
 
 def _canvas_page(page, draw: str) -> str:
@@ -100,7 +102,7 @@ async def test_a_page_drawn_on_a_canvas_is_a_page_and_a_frame_drawn_on_it_is_not
                         'g.fillRect(40, 100, c.width - 80, 2);')
     honest = await _judge_page(suite_dir, tmp_path / "a", drawn)
     assert "pictures_of_page" not in honest["flags"]
-    assert not any("picture_share" in c for c in honest["checkpoints"])
+    assert all(c["picture_share"] == 0.0 and "scored" not in c for c in honest["checkpoints"])
     assert max(honest["checkpoints"][0]["metrics"].values()) > 0.0
 
     inlined = tmp_path / "inlined"  # the task's asset, inlined whole as base64, over the whole viewport
@@ -109,7 +111,7 @@ async def test_a_page_drawn_on_a_canvas_is_a_page_and_a_frame_drawn_on_it_is_not
     (inlined / "index.html").write_text(f'<!doctype html><body style="margin:0"><img src="data:image/png;base64,{b64}" '
                                         'style="position:fixed;inset:0;width:100%;height:100%"></body>')
     material = await _judge_page(suite_dir, tmp_path / "c", inlined)
-    assert not any("picture_share" in c for c in material["checkpoints"]), "an inlined asset is the page's material"
+    assert all(c["picture_share"] == 0.0 for c in material["checkpoints"]), "an inlined asset is the page's material"
 
     framed = tmp_path / "framed"
     framed.mkdir()
@@ -119,4 +121,4 @@ async def test_a_page_drawn_on_a_canvas_is_a_page_and_a_frame_drawn_on_it_is_not
     cheat = await _judge_page(suite_dir, tmp_path / "b", framed)
     assert "pictures_of_page" in cheat["flags"]
     first = cheat["checkpoints"][0]
-    assert first["picture_share"] > 0.95 and set(first["metrics"].values()) == {0.0}
+    assert first["picture_share"] >= PICTURE_SHARE and set(first["metrics"].values()) == {0.0}

@@ -1,15 +1,18 @@
-"""Judge one artifact for one task: the judge graph within a time limit, through the judgement
-cache, then the probes, then the scores; every fault becomes a recorded outcome, never an exception."""
+"""Judge one artifact for one task: the judge's own copy of it (judged_copy.py), the judge graph on
+that copy within a time limit, through the judgement cache, then the probes, then the scores; every
+fault becomes a recorded outcome, never an exception."""
 from __future__ import annotations
 
 import asyncio
 import shutil
+import tempfile
 import time
 from pathlib import Path
 
 from agents.toolbox import InfrastructureError, Toolbox, ToolCallError, stdio_server
 from evals.judging.cache import cache_of, cached_judgement, judgement_key
 from evals.judging.explore import explore_probe
+from evals.judging.judged_copy import RefusedArtifact, judged_copy
 from evals.judging.scoring import score_judgement
 from evals.judging.typed_text import typed_text_probe
 from evals.records.results import TaskResult
@@ -29,13 +32,30 @@ def judge_servers(run_dir: Path, suite_root: Path, extra_roots: list[Path] = ())
 
 async def judge_artifact(task: Task, entry: Path, tools: Toolbox, config: JudgeConfig, base: dict,
                          timeout_s: float = JUDGE_TIMEOUT_S) -> TaskResult:
-    """Judge one page file for one task and score it; an infrastructure fault or a judge that runs
-    past `timeout_s` is recorded, not raised."""
-    t0 = time.monotonic()
-    if not entry.is_file():
+    """Judge one page file for one task and score it, on a copy of its folder that the judge owns; a
+    refused artifact, an infrastructure fault or a judge that runs past `timeout_s` is recorded, not raised."""
+    t0, entry = time.monotonic(), Path(entry)
+    if not entry.is_symlink() and not entry.is_file():  # a link is no missing page: it is refused below
         if config.paper_compat:  # the reference code drops such a task from the average
             return TaskResult(**base, status="skipped", error=f"no page at {entry.name} (dropped: paper-compat)")
         return TaskResult(**base, status="model_failure", error=f"no page at {entry.name}")
+    # Everything from here on (the replay, the probes, the cache key) sees the copy only: every byte served
+    # was copied, and nothing a link or a later change in the folder points to reaches the judge.
+    folder = Path(tempfile.mkdtemp(prefix="iwr-judged-"))
+    try:
+        try:
+            page = judged_copy(entry, folder, task.folder)
+        except RefusedArtifact as e:
+            return TaskResult(**base, status="model_failure", error=f"the judge refused the artifact: {e.reason}")
+        except OSError as e:
+            return TaskResult(**base, status="infra_failure", error=f"the judge could not copy the artifact: {e}")
+        return await _judge_copy(task, page, tools, config, base, timeout_s, t0)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def _judge_copy(task: Task, entry: Path, tools: Toolbox, config: JudgeConfig, base: dict, timeout_s: float,
+                      t0: float) -> TaskResult:
     record, cache = task.record.model_dump(mode="json", exclude_none=True), cache_of(tools)
     key = judgement_key(record, task.folder, entry, config) if cache else None
     try:
@@ -68,9 +88,10 @@ async def score_drafts(task: Task, tdir: Path, drafts: list, tools: Toolbox, con
     for d in drafts:
         folder = tdir / "drafts-judged" / f"turn_{d['turn']:02d}"
         folder.mkdir(parents=True, exist_ok=True)
-        shutil.copy(d["path"], folder / "index.html")
+        # Links stay links, so that the judge refuses them here as it does in the artifact.
+        shutil.copy(d["path"], folder / "index.html", follow_symlinks=False)
         if (tdir / "artifact" / "assets").is_dir():
-            shutil.copytree(tdir / "artifact" / "assets", folder / "assets", dirs_exist_ok=True)
+            shutil.copytree(tdir / "artifact" / "assets", folder / "assets", symlinks=True, dirs_exist_ok=True)
         r = await judge_artifact(task, folder / "index.html", tools, config.model_copy(update={"probes": False}), base)
         (folder / "judgement.json").write_text(r.stamped().model_dump_json(indent=2))
         first = next(iter(r.judge.get("checkpoints") or []), {})  # the draft as the judge first saw it

@@ -47,13 +47,26 @@ def file_digest(path: str | Path) -> str:
 
 
 def tree_digest(folder: Path) -> str | None:
-    """Hash of a folder's files (names and bytes); None when it is too large to be worth hashing."""
-    h = hashlib.sha256()
-    files = sorted(p for p in Path(folder).rglob("*") if p.is_file() and not p.is_symlink())
-    if len(files) > MAX_TREE_FILES:
+    """Hash of a folder's files (names and bytes); None when it holds a link or anything but files and
+    folders (a key must cover every byte a server could reach through it), or is too large to hash."""
+    files, todo = [], [Path(folder)]
+    try:
+        while todo:
+            with os.scandir(todo.pop()) as it:
+                for e in it:
+                    if e.is_dir(follow_symlinks=False):
+                        todo.append(Path(e.path))
+                    elif e.is_file(follow_symlinks=False):
+                        files.append(Path(e.path))
+                    else:  # a symbolic link, a device, a fifo or a socket
+                        return None
+            if len(files) > MAX_TREE_FILES:
+                return None
+        h = hashlib.sha256()
+        for p in sorted(files):
+            h.update(p.relative_to(folder).as_posix().encode() + b"\0" + file_digest(p).encode())
+    except OSError:
         return None
-    for p in files:
-        h.update(p.relative_to(folder).as_posix().encode() + b"\0" + file_digest(p).encode())
     return h.hexdigest()
 
 
@@ -121,21 +134,24 @@ class Cache:
 
 
 def judgement_key(task: dict, task_folder: str | Path, entry: str | Path, config: Any) -> str | None:
-    """The key of a judgement: the artifact's folder, the task (actions, checkpoints, target crops),
-    the judge configuration and the versions; None when the artifact cannot be hashed."""
+    """The key of a judgement: the artifact's folder, the task (actions, checkpoints, target crops, assets),
+    the judge configuration and the versions; None when the artifact or the task's evidence cannot be
+    hashed whole (a key that ignored a part would serve a judgement of other bytes)."""
     entry = Path(entry)
-    artifact = tree_digest(entry.parent) if entry.is_file() else None
+    artifact = tree_digest(entry.parent) if entry.is_file() and not entry.is_symlink() else None
     if artifact is None:
         return None
     folder = Path(task_folder)
-    evidence = [tree_digest(folder / sub) if (folder / sub).is_dir() else None for sub in ("checkpoints", "iwr")]
+    evidence = [tree_digest(folder / sub) if (folder / sub).is_dir() else "" for sub in ("checkpoints", "iwr", "assets")]
+    if None in evidence:
+        return None
     config = config.model_dump(mode="json") if hasattr(config, "model_dump") else config
     return digest("judgement", task, artifact, entry.name, evidence, config, versions())
 
 
 def _shot_paths(judgement: dict) -> list[tuple[dict, str]]:
     return ([(a, "screenshot") for a in judgement.get("actions", []) if a.get("screenshot")]
-            + [(c, "candidate") for c in judgement.get("checkpoints", []) if c.get("candidate")])
+            + [(c, k) for c in judgement.get("checkpoints", []) for k in ("candidate", "scored") if c.get(k)])
 
 
 async def cached_judgement(cache: Cache | None, key: str | None, run: Callable[[], Awaitable[dict]],

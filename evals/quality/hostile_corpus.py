@@ -7,7 +7,6 @@ being committed.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,8 +53,9 @@ def _generated() -> dict[str, tuple[dict, bytes]]:
 def build_corpus(work: Path, only: list[str] | None = None) -> list[HostileCase]:
     """Write every case (or `only` these) under `work/<case>/page/` and return them in run order.
 
-    Each page folder gets a SECRET.txt one level up and a symbolic link pointing there, so a
-    page that can read outside its folder is caught by its verdict.
+    Each page folder gets a SECRET.txt one level up, so a page that can read outside its folder is
+    caught by its verdict. (A folder holding a symbolic link is refused before any page is opened:
+    the judge judges a copy of regular files, tests/test_judged_copy.py.)
     """
     specs: dict[str, tuple[dict, Path | bytes]] = {}
     for d in sorted(p for p in CORPUS.iterdir() if (p / "case.json").is_file()):
@@ -77,6 +77,5 @@ def build_corpus(work: Path, only: list[str] | None = None) -> list[HostileCase]
             page_dir.mkdir(parents=True)
             (page_dir / "index.html").write_bytes(source)
         (work / name / "SECRET.txt").write_text(SECRET)
-        os.symlink(work / name, page_dir / "outside_link")
         cases.append(HostileCase(name=name, page=page_dir / "index.html", **meta))
     return cases

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from evals.judging.scoring import hvs, lvs
 from evals.records.results import TaskResult
+from graphs.pictures import PICTURE_SHARE
 from mcp_servers.metrics.compare import MetricModels, compare
 
 
@@ -19,12 +20,13 @@ def rescored(judgement: dict, models: MetricModels) -> tuple[float, float] | Non
     names = sorted(set(judgement["lvs_metrics"]) | {judgement["hvs_metric"]})
     again = []
     for c in judgement["checkpoints"]:
-        if not (Path(c["reference"]).is_file() and Path(c["candidate"]).is_file()):
+        scored = c.get("scored") or c["candidate"]
+        if not (Path(c["reference"]).is_file() and Path(scored).is_file()):
             return None
-        if "picture_share" in c:
+        if c.get("picture_share", 0.0) >= PICTURE_SHARE:
             again.append({"metrics": dict.fromkeys(names, 0.0)})
             continue
-        values = compare(c["reference"], c["candidate"], names, models, floor=judgement.get("chance_corrected", False))
+        values = compare(c["reference"], scored, names, models, floor=judgement.get("chance_corrected", False))
         again.append({"metrics": {m: v.value for m, v in values.items()}})
     return lvs(again, judgement["lvs_metrics"]), hvs(again, judgement["hvs_metric"])
 

@@ -252,7 +252,7 @@ def _load(script_path: Path, official: bool) -> Script:
 
 async def _open(hub: BrowserHub, entry: str, width: int, height: int) -> Session:
     try:
-        s = await hub.open(entry, width, height, seed=defaults.SEED, clock=defaults.CLOCK)
+        s = await hub.open(entry, width, height, seed=defaults.SEED, clock=defaults.RECORDING_CLOCK)
     except ValueError as e:
         raise RecordError(str(e)) from e
     if s.page_errors:
@@ -301,7 +301,7 @@ async def record_task(script_path: Path, suite: Path, site: str | Path | None = 
         if not official:
             reference = ({"site": os.path.relpath(site, suite), "page": script.page} if site is not None
                          else {"url": entry})
-            record["iwr"] = {"version": 1, "reference": reference, "seed": defaults.SEED, "clock": defaults.CLOCK}
+            record["iwr"] = {"version": 1, "reference": reference, "seed": defaults.SEED, "clock": defaults.RECORDING_CLOCK}
         _write_jsonl(suite, record)
         return script.id
     except RecordError:

@@ -2,19 +2,23 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from pathlib import Path
 
+from PIL import Image
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from mcp_servers.browser import world
+from mcp_servers.browser import ink, veil, world
+from mcp_servers.browser.canvas_feeds import fed_event
 from mcp_servers.browser.hub import BrowserFault, Session, SessionError
 from mcp_servers.browser.page_observe import OBSERVE, RASTERS
 from mcp_servers.browser.page_scripts import CLEAR_TARGET, KEEP_REFS, OPTION_LABELS, PAGE_STATE, POINT_OF, RUN_CHECKS, \
     SET_OPTION
 from mcp_servers.browser.capture import settled_png
 from mcp_servers.browser.settle import settle_page
+from mcp_servers.imaging import cell_share, changed
 
 SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,80}$")
 
@@ -222,19 +226,52 @@ async def page_state(s: Session, max_text: int = 20_000) -> dict:
     return st
 
 
-async def observe(s: Session) -> dict:
-    """What a person sees now: painted, uncovered texts, field values, selected states, dialogs, media."""
-    return await _in_world(s, OBSERVE, None, 15, "observing")
+async def observe(s: Session, assets: list[str] = ()) -> dict:
+    """What a person sees now: texts whose ink shows (ink.py), field values, selected states, dialogs, and
+    the images and canvases that are no pictures: images among `assets` (paths on the page's server),
+    canvases fed nothing else (canvas_feeds.py)."""
+    view = await _in_world(s, OBSERVE, _asking(s, assets), 15, "observing")
+    view["texts"] = await _bounded(ink.keep_seen(s, view["texts"], tuple(view.pop("scroll")), view.pop("live")),
+                                   15, "observing")
+    return view
 
 
-async def rasters(s: Session) -> dict:
-    """The images, canvases, videos and url() backgrounds painted in the viewport, with sources and boxes."""
-    return await _in_world(s, RASTERS, None, 15, "listing rasters")
+async def rasters(s: Session, assets: list[str] = ()) -> dict:
+    """The page's raster sources (page_observe.py), canvases fed image data other than `assets` (paths on
+    the page's server, such as /assets/1.png) marked `fed`."""
+    return await _in_world(s, RASTERS, _asking(s, assets), 15, "listing rasters")
+
+
+def _asking(s: Session, assets) -> list[str]:
+    """What a listing needs to ask canvases whether they were fed pictures (canvas_feeds.py)."""
+    return [fed_event(s.token) if s.token else "", json.dumps(list(assets))]
+
+
+async def bare(s: Session, css: str, name: str) -> dict:
+    """The viewport with `css` laid over it for one capture (the judge's pictures taken away, see
+    graphs/pictures.py), saved as `name`.png; with the share of the viewport's pixels it changed."""
+    if not SAFE_NAME.match(name):
+        raise SessionError(f"capture name {name!r} must be letters, digits, '_', '-' or '.'")
+    first, veiled, _, _, _ = await _bounded(veil.with_and_without(s, css), 20, "bare capture")
+    path = s.shots_dir / f"{name}.png"
+    await asyncio.to_thread(Image.fromarray(veiled.astype("uint8")).save, path, compress_level=1)
+    return {"path": str(path), "share": cell_share(changed(first, veiled))}
 
 
 async def run_checks(s: Session, checks: list[dict]) -> list[dict]:
-    """Evaluate structured checks (text_visible, text_absent, count, value, url_contains) on the DOM."""
-    return await _in_world(s, RUN_CHECKS, checks, 15, "checking")
+    """Evaluate structured checks (text_visible, text_absent, count, value, url_contains) on the DOM;
+    a text is visible where its ink changes pixels (ink.py) or, below the fold, where styles paint it."""
+    *results, where = await _in_world(s, RUN_CHECKS, checks, 15, "checking")
+    per = [r.pop("ink", None) or [] for r in results]
+    verdicts = iter(await _bounded(ink.seen(s, [c for cs in per for c in cs], tuple(where["scroll"]), where["live"]),
+                                   15, "checking"))
+    for c, r, cands in zip(checks, results, per):
+        if c["kind"] in ("text_visible", "text_absent"):
+            shown = r["ok"]
+            for cand, v in zip(cands, verdicts):
+                shown = shown or (cand["css"] if v is None else v)
+            r["ok"] = shown if c["kind"] == "text_visible" else not shown
+    return results
 
 
 # Runs an expression and reports whether it changed the DOM while it ran.
@@ -271,8 +308,11 @@ async def snapshot(s: Session, max_chars: int = 8000) -> dict:
 
 
 async def freeze(s: Session) -> dict:
-    """Stop the page's clock and its CSS/Web animations, for screenshots that do not move."""
-    await _bounded(s.page.clock.pause_at(await s.page.evaluate("Date.now()")), 10, "freeze")
+    """Stop the page's clock, its timers and animation frames (disguise.py) and its CSS/Web animations,
+    for screenshots that do not move."""
+    from mcp_servers.browser.disguise import FREEZE, freeze_event
+
+    await _in_world(s, FREEZE, freeze_event(s.token), 10, "freeze")
     cdp = await s.context.new_cdp_session(s.page)
     await cdp.send("Animation.enable")
     await cdp.send("Animation.setPlaybackRate", {"playbackRate": 0})

@@ -48,7 +48,10 @@ async def settled_png(session, wait_ms: int = 0, max_s: float = MAX_S) -> bytes:
             png = await _capture(session)
         finally:
             after = await probe(session, RESTORE, deadline - time.monotonic())
-        if quiet(before, after, session.inflight) or time.monotonic() >= deadline:
+        if quiet(before, after, session.inflight):
+            session.last_shot = (after, png)  # the page as it is until its DOM changes (veil.py reuses it)
+            break
+        if time.monotonic() >= deadline:
             break
         await asyncio.sleep(QUIET_S)
     return png

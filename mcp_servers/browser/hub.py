@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import itertools
 import os
+import secrets
 import shutil
 import signal
 import tempfile
@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from playwright.async_api import Browser, BrowserContext, Page, Playwright, Route, async_playwright
 
 from mcp_servers.browser.launch import ALWAYS_ALLOWED_SCHEMES, CHROMIUM_ARGS, chromium_path, is_loopback_url, kill_renderers
-from mcp_servers.browser.page_scripts import SEED_RANDOM
+from mcp_servers.browser.disguise import clock_offset_ms, disguise_script
 from mcp_servers.browser.settle import watch_activity
 from mcp_servers.browser.static_site import StaticSite
 from tasks import defaults
@@ -85,6 +85,9 @@ class Session:
     origin: str | None = None  # the one origin the page may load from and stay on
     left: str | None = None  # where the page tried to go when it left its origin or opened a window
     world: object | None = None  # the judge's isolated world in the page (see world.py)
+    token: str = ""  # the secret of the session's init script: its events' names (disguise.py)
+    last_shot: tuple | None = None  # (the page's activity, PNG bytes) of the last settled screenshot (veil.py)
+    ink_memo: tuple | None = None  # the last ink verdicts and what they were made on (ink.py)
 
 
 class BrowserHub:
@@ -228,12 +231,18 @@ class BrowserHub:
                    seed: int | None = defaults.SEED, clock: str | None = defaults.CLOCK,
                    timeout_s: float = 30.0, serve_root: Path | None = None) -> Session:
         """Open a loopback URL, or a local HTML file / folder served on its own loopback port
-        (from `serve_root` when given, so pages can reach sibling folders such as assets/)."""
+        (from `serve_root` when given, so pages can reach sibling folders such as assets/).
+        `seed` seeds Math.random (None: unseeded) and `clock`, an ISO time, is where the page's clock
+        starts (None: the real time); the page cannot see either (disguise.py)."""
         if self._starting is not None:
             await asyncio.shield(self._starting)
         if self._browser is None or not self._browser.is_connected():
             await self._relaunch_if_dead()
         site, url = None, target
+        try:
+            offset_ms = clock_offset_ms(clock)  # the served page's server dates its replies by the page's clock
+        except ValueError:
+            raise SessionError(f"clock {clock!r} is not an ISO time such as 2026-01-15T10:00:00Z") from None
         if self.serve_only is not None:
             target, serve_root = self._confined(target), self.serve_only
         if not target.startswith(("http://", "https://", "about:", "data:")):
@@ -247,7 +256,7 @@ class BrowserHub:
                     page_name = (path / "index.html" if path.is_dir() else path).relative_to(root).as_posix()
                 except ValueError:
                     raise SessionError(f"{path} is not inside {root}") from None
-            site = StaticSite(root)
+            site = StaticSite(root, offset_ms)
             url = site.url + page_name
         elif not is_loopback_url(target):
             raise SessionError(f"only loopback URLs may be opened, not {target}")
@@ -264,11 +273,9 @@ class BrowserHub:
                           dpr=scale, origin=origin_of(url))
         session.shots_dir.mkdir(parents=True, exist_ok=True)
         await context.route("**/*", lambda route: self._route(session, route))
-        if seed is not None:
-            await context.add_init_script(SEED_RANDOM % seed)
+        session.token = secrets.token_hex(8)
+        await context.add_init_script(disguise_script(seed, offset_ms, session.token))
         await watch_activity(context, session.inflight)
-        if clock:
-            await context.clock.install(time=dt.datetime.fromisoformat(clock.replace("Z", "+00:00")))
         page = await context.new_page()
         session.page = page
         self._watch(session, page)

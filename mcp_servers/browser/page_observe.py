@@ -1,9 +1,12 @@
 """JavaScript that reads what a person sees on the page, for the judge's assertions and grounding.
 
-Text counts only where it is painted and, inside the viewport, not covered by another element (a
-hit test), so stacked tab panels, off-canvas slides and text planted under an overlay are not
-"seen". Nothing here changes the page.
+In the viewport, a text counts only where taking its ink away changes the pixels (ink.py: covered,
+clipped, transparent or scaled-away words do not); the observation hands each such text's boxes to
+the browser server, which decides. Below the fold its styles decide: painted, and not covered by
+another element (a hit test). Nothing here changes the page.
 """
+
+from mcp_servers.browser.ink import INK_FNS
 
 # Helpers shared by the scripts below: painted(el), uncovered(el), holders(), regionOf(el), colours.
 SEEING_FNS = """
@@ -149,18 +152,26 @@ TEXT_ANCHORS = """
 # values, checked states and chosen options, selected/pressed/current elements, open dialogs, media,
 # and a signature of styles on elements that are neither hovered nor focused.
 OBSERVE = """
-() => {""" + SEEING_FNS + """
+([fedEvent, assets]) => {""" + SEEING_FNS + INK_FNS + """
+  // Pictures change nothing a person counts as the page changing (graphs/pictures.py): the images
+  // listed are the task's assets (paths on the page's server), the canvases hashed those fed no pictures.
+  const own = JSON.parse(assets || '[]');
+  const ownImage = (i) => { try { return own.includes(decodeURIComponent(new URL(i.currentSrc || i.src).pathname)); }
+                            catch (e) { return false; } };
+  const fedCanvas = (c) => !!fedEvent && !c.dispatchEvent(new CustomEvent(fedEvent, {detail: assets, cancelable: true}));
   const CONTROL = 'button,a[href],select,[role=button],[role=tab],[role=link],[role=menuitem],[role=option]';
   const ITEM = 'li,tr,[role=listitem],[role=row],[role=option],[role=treeitem],[role=article],article';
   const lists = new Map(), idOf = (m, k) => { if (!m.has(k)) m.set(k, m.size); return m.get(k); };
   let hash = 0; const mix = (s) => { for (let i = 0; i < s.length; i++) hash = (Math.imul(hash, 31) + s.charCodeAt(i)) | 0; };
   const texts = [];
   for (const el of holders()) {
-    if (!painted(el)) continue;
+    const shows = painted(el), r = el.getBoundingClientRect();
     const calm = !el.matches(':hover') && !el.matches(':focus-within');
-    if (calm) { const cs = getComputedStyle(el); mix([cs.color, cs.backgroundColor, cs.fontWeight, cs.textDecorationLine, cs.opacity].join('|')); }
-    if (!uncovered(el)) continue;
-    const item = el.closest(ITEM), r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+    if (shows && calm) { const cs = getComputedStyle(el); mix([cs.color, cs.backgroundColor, cs.fontWeight, cs.textDecorationLine, cs.opacity].join('|')); }
+    // In the viewport the pixels decide (ink.py); below the fold, the styles.
+    const pixels = inView(r) ? inkOf(el) : null;
+    if (!pixels && !(shows && uncovered(el))) continue;
+    const item = el.closest(ITEM), cs = getComputedStyle(el);
     const ctl = el.closest(CONTROL + ',input,textarea');
     const pseudo = (w) => { const c = getComputedStyle(el, w).content;
       return c && c !== 'none' && c !== 'normal' && /^["']/.test(c) ? c.slice(1, -1) : ''; };
@@ -169,7 +180,7 @@ OBSERVE = """
                 item: item ? idOf(lists, item) : null, list: item && item.parentElement ? idOf(lists, item.parentElement) : null,
                 y: Math.round(r.y), v: r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth,
                 off: !!(ctl && (ctl.disabled || ctl.getAttribute('aria-disabled') === 'true')),
-                s: [cs.color, backgroundOf(el), cs.fontWeight, cs.borderTopColor].join('|')});
+                s: [cs.color, backgroundOf(el), cs.fontWeight, cs.borderTopColor].join('|'), ...(pixels || {})});
   }
   const nameOf = (el) => flat(el.getAttribute('aria-label') || (el.labels && el.labels.length ?
     Array.from(el.labels).map((l) => l.innerText).join(' ') : '') || el.getAttribute('placeholder') ||
@@ -198,39 +209,72 @@ OBSERVE = """
     return /modal|dialog|popup|popover|overlay|drawer|lightbox|toast|dropdown/.test(words) &&
            (pos === 'fixed' || pos === 'absolute') && painted(el);
   }).map((el) => flat(el.innerText).slice(0, 160));
-  const media = Array.from(document.querySelectorAll('img')).filter(painted).map((i) => i.currentSrc || i.src);
+  const media = Array.from(document.querySelectorAll('img')).filter((i) => painted(i) && ownImage(i))
+    .map((i) => i.currentSrc || i.src);
   const styleHash = hash; hash = 0;
   for (const c of document.querySelectorAll('canvas')) {
+    if (fedCanvas(c)) continue;
     try { const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
           for (let i = 0; i < d.length; i += 4 * 97) mix(String(d[i] + d[i + 1] * 3 + d[i + 2] * 7)); } catch (e) {}
   }
   const act = document.activeElement && document.activeElement !== document.body ? document.activeElement : null;
   const focus = act ? flat(act.innerText || act.getAttribute('aria-label') || act.value ||
                            (act.labels && act.labels.length ? act.labels[0].innerText : '')).slice(0, 160) : null;
-  return {url: location.href, focus, texts, fields, states, dialogs: Array.from(new Set(dialogs)), media, style: styleHash, canvas: hash};
+  return {url: location.href, focus, texts, fields, states, dialogs: Array.from(new Set(dialogs)), media, style: styleHash, canvas: hash,
+          scroll: [scrollX, scrollY], live: liveBoxes()};
 }
 """
 
-# Raster content a person sees in the viewport: painted images, canvases, videos, embedded
-# documents and url() backgrounds, each with its source and its box clipped to the viewport. A data:
-# URL is sent as `data:<type>;sha256,<hex>` of its bytes (the whole URL may be megabytes), so that an
-# inlined asset can be told by its hash (graphs/pictures.py).
+# Raster content of the page, wherever it is painted: images, videos (and posters), SVG images, and
+# every CSS image of an element or its ::before/::after (backgrounds, border images, masks, content:
+# url(), list markers), each with its source, the element's place (a selector, for the bare capture
+# of graphs/pictures.py) and its box clipped to the viewport; canvases and embedded documents come with
+# their boxes where they show. A data: URL is sent as `data:<type>;sha256,<hex>` of its bytes (the
+# whole URL may be megabytes), so that an inlined asset can be told by its hash.
 RASTERS = """
-async () => {""" + SEEING_FNS + """
-  const vw = innerWidth, vh = innerHeight, out = [];
-  const add = (el, kind, src) => {
-    const r = el.getBoundingClientRect();
-    const x0 = Math.max(r.left, 0), y0 = Math.max(r.top, 0), x1 = Math.min(r.right, vw), y1 = Math.min(r.bottom, vh);
-    if (x1 - x0 < 8 || y1 - y0 < 8 || !shownUp(el) || clippedAway(el, r) || !uncovered(el)) return;
-    out.push({kind, src: String(src || ''), box: [x0, y0, x1 - x0, y1 - y0]});
+async ([fedEvent, assets]) => {""" + SEEING_FNS + INK_FNS + """
+  const vw = innerWidth, vh = innerHeight, out = [], MAX = 600;
+  const clipped = (r) => { const x0 = Math.max(r.left, 0), y0 = Math.max(r.top, 0);
+    return [x0, y0, Math.max(0, Math.min(r.right, vw) - x0), Math.max(0, Math.min(r.bottom, vh) - y0)]; };
+  const add = (el, kind, src, pseudo, prop) => {
+    if (out.length >= MAX || !src || !el.getClientRects().length) return;
+    out.push({kind, src: new URL(String(src), document.baseURI).href, p: (pathOf(el) || '') + (pseudo || ''),
+              prop: prop || '', box: clipped(el.getBoundingClientRect())});
   };
-  for (const el of document.querySelectorAll('img,canvas,video,iframe,object,embed,svg image')) {
+  // Canvases and embedded documents are judged by how they look (graphs/pictures.py): only where they show.
+  const addShown = (el, kind, src) => {
+    const r = el.getBoundingClientRect(), b = clipped(r);
+    if (b[2] < 8 || b[3] < 8 || !shownUp(el) || clippedAway(el, r) || !uncovered(el)) return;
+    out.push({kind, src: String(src || ''), p: pathOf(el) || '', box: b});
+  };
+  // A canvas fed anything but the task's assets shows pictures, wherever it is (canvas_feeds.py).
+  const fed = (el) => !!fedEvent && !el.dispatchEvent(new CustomEvent(fedEvent, {detail: assets, cancelable: true}));
+  for (const el of document.querySelectorAll('img,input[type=image],video,svg image,canvas,iframe,object,embed')) {
     const t = el.tagName.toLowerCase();
-    add(el, t, t === 'img' ? el.currentSrc || el.src : t === 'image' ? el.getAttribute('href') : el.src || el.data || '');
+    if (t === 'img') add(el, 'img', el.currentSrc || el.src);
+    else if (t === 'input') add(el, 'img', el.src);
+    else if (t === 'video') { add(el, 'video', el.currentSrc || el.src); add(el, 'video', el.getAttribute('poster')); }
+    else if (t === 'image') add(el, 'image', el.getAttribute('href') || el.getAttribute('xlink:href'));
+    else if (t === 'canvas' && fed(el)) out.push({kind: 'canvas', src: '', fed: true, p: pathOf(el) || '',
+                                                  box: clipped(el.getBoundingClientRect())});
+    else addShown(el, t, el.src || el.data || '');
   }
+  const urls = (v) => Array.from(String(v || '').matchAll(/url\\(\\s*(?:"([^"]*)"|'([^']*)'|([^)'"\\s]*))\\s*\\)/g),
+                                 (m) => m[1] || m[2] || m[3]).filter(Boolean);
+  const CSS_IMAGES = ['backgroundImage', 'borderImageSource', 'maskImage', 'webkitMaskImage', 'content', 'listStyleImage'];
+  const cssImages = (el, cs, pseudo) => {
+    for (const k of CSS_IMAGES) {
+      if (k === 'listStyleImage' && cs.display !== 'list-item') continue;  // inherited by every descendant
+      for (const u of urls(cs[k])) add(el, 'background', u, pseudo, k);
+    }
+  };
   for (const el of document.querySelectorAll('body, body *')) {
-    const m = /url\\(["']?([^"')]+)/.exec(getComputedStyle(el).backgroundImage);
-    if (m) add(el, 'background', new URL(m[1], document.baseURI).href);
+    if (out.length >= MAX) break;
+    cssImages(el, getComputedStyle(el), '');
+    for (const pseudo of ['::before', '::after']) {
+      const ps = getComputedStyle(el, pseudo);
+      if (ps.content !== 'none' && ps.content !== 'normal') cssImages(el, ps, pseudo);
+    }
   }
   const hashed = async (src) => {
     const comma = src.indexOf(',');
@@ -245,6 +289,6 @@ async () => {""" + SEEING_FNS + """
     return 'data:' + head.split(';')[0] + ';sha256,' + Array.from(d, b => b.toString(16).padStart(2, '0')).join('');
   };
   for (const r of out) r.src = await hashed(r.src);
-  return {viewport: [vw, vh], rasters: out};
+  return {viewport: [vw, vh], rasters: out, full: out.length >= MAX};
 }
 """

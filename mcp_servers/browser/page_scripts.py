@@ -1,25 +1,12 @@
-"""JavaScript run inside pages: seeding, element listing, structured checks, click points.
+"""JavaScript run inside pages: element listing, structured checks, click points.
 
-Each function is evaluated with explicit arguments in the judge's isolated world (world.py), except
-SEED_RANDOM, which must replace the page's own Math.random; none of them changes the DOM except
-CLEAR_TARGET and SET_OPTION, which do what a person's keys and picks do.
+Each function is evaluated with explicit arguments in the judge's isolated world (world.py) (the
+seeded Math.random and the clock, which the page's own world needs, are disguise.py's); none of them
+changes the DOM except CLEAR_TARGET and SET_OPTION, which do what a person's keys and picks do.
 """
 
+from mcp_servers.browser.ink import INK_FNS
 from mcp_servers.browser.page_observe import SEEING_FNS, TEXT_ANCHORS
-
-# Replaces Math.random with a seeded generator so a page behaves the same in every replay.
-SEED_RANDOM = """
-(() => {
-  let s = %d >>> 0;
-  Math.random = function () {
-    s = (s + 0x6D2B79F5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-})();
-"""
 
 # How the browser names an element, for the judge's element list and the recorder's target hints
 # alike: a role (explicit or implied by the tag) and an accessible-style name.
@@ -124,28 +111,33 @@ LIST_ELEMENTS = """
 
 # Evaluates structured checks against the live DOM; returns [{ok, observed}] in order.
 RUN_CHECKS = """
-(checks) => {""" + SEEING_FNS + """
+(checks) => {""" + SEEING_FNS + INK_FNS + """
+  const scroll = [scrollX, scrollY], live = liveBoxes();
   const norm = (s) => (s || '').replace(/\\s+/g, ' ').trim().toLowerCase();
   const body = norm(document.body ? document.body.innerText : '');
   const shown = (el) => { const r = el.getBoundingClientRect(); const cs = getComputedStyle(el);
     return r.width > 0 && r.height > 0 && cs.visibility !== 'hidden' && cs.display !== 'none'; };
   const q = (sel) => { try { return Array.from(document.querySelectorAll(sel)); } catch (e) { return null; } };
   // innerText keeps text a reader cannot see (off-page, faint, tiny, clipped, covered); a hostile page
-  // could plant the expected text that way. Text counts as visible only if some smallest element
-  // holding it is painted and, in the viewport, reached by a hit test (page_observe.py).
+  // could plant the expected text that way. Text counts as visible only where some smallest element
+  // holding it shows: in the viewport its ink must change pixels (ink.py, decided by the server from
+  // `ink`), below the fold its styles must paint it.
   const seen = (t) => {
-    if (!body.includes(t)) return false;
+    if (!body.includes(t)) return {ok: false, ink: []};
     const holders = [];
     const descend = (el) => {
       const inner = Array.from(el.children).filter((c) => norm(c.innerText).includes(t));
       if (!inner.length) holders.push(el); else inner.forEach(descend);
     };
     descend(document.body);
-    return holders.some((el) => painted(el) && uncovered(el));
+    const ink = holders.map((el) => inView(el.getBoundingClientRect()) ? inkOf(el) : null);
+    return {ok: holders.some((el, i) => !ink[i] && painted(el) && uncovered(el)), ink: ink.filter(Boolean)};
   };
   return checks.map((c) => {
-    if (c.kind === 'text_visible') return {ok: seen(norm(c.text)), observed: body.slice(0, 300)};
-    if (c.kind === 'text_absent') return {ok: !seen(norm(c.text)), observed: body.slice(0, 300)};
+    if (c.kind === 'text_visible' || c.kind === 'text_absent') {
+      const v = seen(norm(c.text));
+      return {ok: v.ok, ink: v.ink, observed: body.slice(0, 300)};
+    }
     if (c.kind === 'url_contains') return {ok: location.href.includes(c.text), observed: location.href};
     const els = q(c.selector);
     if (els === null) return {ok: false, observed: 'invalid selector'};
@@ -156,7 +148,7 @@ RUN_CHECKS = """
       return {ok: v === c.equals, observed: v};
     }
     return {ok: false, observed: 'unsupported check ' + c.kind};
-  });
+  }).concat([{scroll, live}]);
 }
 """
 

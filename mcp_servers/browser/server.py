@@ -124,16 +124,26 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
 
     @mcp.tool(annotations=READ_ONLY)
     @errors
-    async def observe(session: str, ctx: Context) -> dict[str, Any]:
-        """What a person sees: painted, uncovered texts; field values, checked and chosen options; dialogs."""
+    async def observe(session: str, ctx: Context, assets: list[str] | None = None) -> dict[str, Any]:
+        """What a person sees: texts whose ink shows; field values, checked and chosen options; dialogs;
+        images among `assets` (the task's, as paths on the page's server) and canvases fed no pictures."""
         stayed(hub_of(ctx).get(session))
-        return await actions.observe(hub_of(ctx).get(session))
+        return await actions.observe(hub_of(ctx).get(session), assets or [])
 
     @mcp.tool(annotations=READ_ONLY)
     @errors
-    async def rasters(session: str, ctx: Context) -> dict[str, Any]:
-        """Images, canvases, videos, frames and url() backgrounds painted in the viewport: kind, source, box."""
-        return await actions.rasters(hub_of(ctx).get(session))
+    async def rasters(session: str, ctx: Context, assets: list[str] | None = None) -> dict[str, Any]:
+        """Raster sources of the page (images, videos, SVG images, CSS images of elements and pseudo-elements;
+        canvases and frames where they show): kind, source, the element's selector, box; a canvas fed
+        image data other than `assets` (paths on the page's server) is marked fed."""
+        return await actions.rasters(hub_of(ctx).get(session), assets or [])
+
+    @mcp.tool(annotations=READ_ONLY)
+    @errors
+    async def bare(session: str, css: str, name: str, ctx: Context) -> dict[str, Any]:
+        """Capture the viewport with a style sheet laid over it for that one capture (e.g. pictures
+        taken away): the PNG's path and the share of the viewport's pixels the sheet changed."""
+        return await actions.bare(hub_of(ctx).get(session), css, name)
 
     @mcp.tool(annotations=ACTS)
     @errors

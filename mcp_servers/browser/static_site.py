@@ -1,15 +1,43 @@
 """Serve one folder on 127.0.0.1 so a page gets a real origin of its own (own storage per task)."""
 from __future__ import annotations
 
+import datetime as dt
+import email.utils
 import threading
+import time
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 
 class _Handler(SimpleHTTPRequestHandler):
+    offset_s = 0.0  # the page's clock minus the real time (disguise.py): the server dates by the page's clock
+
     def log_message(self, format, *args):  # noqa: A002 - keep stdout/stderr clean
         pass
+
+    def date_time_string(self, timestamp=None):
+        # The Date header tells the time by the page's clock: a page comparing it with Date.now() learns
+        # nothing. (Last-Modified, the file's real time, is not sent; see send_header.)
+        return super().date_time_string((time.time() if timestamp is None else timestamp) + self.offset_s)
+
+    def send_header(self, keyword, value):
+        if keyword.lower() != "last-modified":
+            super().send_header(keyword, value)
+
+    def send_head(self):
+        # A page's own If-Modified-Since is a time by its clock; the file's is real.
+        since = self.headers.get("If-Modified-Since")
+        if since and self.offset_s:
+            try:
+                when = email.utils.parsedate_to_datetime(since)
+                moved = when.replace(tzinfo=when.tzinfo or dt.timezone.utc).timestamp() - self.offset_s
+            except (TypeError, ValueError, IndexError, OverflowError):
+                moved = None
+            if moved is not None:
+                del self.headers["If-Modified-Since"]
+                self.headers["If-Modified-Since"] = email.utils.formatdate(moved, usegmt=True)
+        return super().send_head()
 
     def translate_path(self, path: str) -> str:
         # Refuse anything (e.g. a symbolic link) that resolves outside the served folder.
@@ -32,11 +60,13 @@ class _Handler(SimpleHTTPRequestHandler):
 
 
 class StaticSite:
-    """A threaded static file server for one folder; `url` is its base."""
+    """A threaded static file server for one folder; `url` is its base. `offset_ms` is the page's clock
+    minus the real time, which its Date headers follow."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, offset_ms: int | None = None):
         self.root = Path(root).resolve()
-        handler = partial(_Handler, directory=str(self.root))
+        dated = type("Handler", (_Handler,), {"offset_s": (offset_ms or 0) / 1000})
+        handler = partial(dated, directory=str(self.root))
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
         # shutdown() waits for the serve loop to look up; at the default half second that wait

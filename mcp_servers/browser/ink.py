@@ -1,0 +1,128 @@
+"""Visible means it changes pixels: a text counts as shown only if taking its ink away changes what
+the viewport shows where it is.
+
+Whatever a page does to hide words (a transparent fill, `filter: opacity(0)`, a clip path, a mask,
+a cover, a colour matching the picture behind, a box scaled to nothing), the words leave the pixels
+as they are when we take their ink away; and a glyph that overflows a box of no height still changes
+them. So no list of CSS tricks decides, the pixels do: capture the texts' region, lay a style sheet
+over the page that makes just those texts' ink transparent (ink only: their boxes, backgrounds and
+borders stay), capture again, lift it, capture a third time. A text is seen when enough of its
+pixels changed by enough, and undecided (None) when its region changed by itself between the first
+and the third capture (a ticking clock, a video): the caller falls back on the page's styles there.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from mcp_servers.browser import world
+from mcp_servers.browser.settle import ACTIVITY
+from mcp_servers.browser.veil import with_and_without
+from mcp_servers.imaging import changed
+
+# What takes a text's ink away and nothing else (a background clipped to the text is ink too).
+NO_INK = ("color: transparent !important; -webkit-text-fill-color: transparent !important; "
+          "text-shadow: none !important; -webkit-text-stroke-color: transparent !important; "
+          "text-decoration-color: transparent !important; -webkit-background-clip: border-box !important; "
+          "background-clip: border-box !important;")
+MIN_PIXELS = 3
+MIN_SHARE = 0.005  # of the text's boxes: a sliver left by a clip path is not the words
+
+# In-page helpers (joined to the observation scripts): a selector that names one element by its
+# place in the tree (no attribute is written, so nothing in the page changes), and the boxes of an
+# element's own words, each at least the font's height about its middle, when all of them lie
+# inside the viewport (none otherwise: the styles decide there).
+INK_FNS = """
+  const pathOf = (el) => {
+    const parts = [];
+    for (let e = el; e !== document.documentElement; e = e.parentElement) {
+      if (!e || e.getRootNode() !== document) return null;
+      let i = 1; for (let s = e.previousElementSibling; s; s = s.previousElementSibling) i++;
+      parts.unshift(':nth-child(' + i + ')');
+    }
+    return ':root > ' + parts.join(' > ');
+  };
+  const inkRects = (el) => {
+    const fs = parseFloat(getComputedStyle(el).fontSize) || 16, out = [];
+    for (const n of el.childNodes) {
+      if (n.nodeType !== 3 || !n.textContent.trim()) continue;
+      const range = document.createRange(); range.selectNodeContents(n);
+      for (const r of range.getClientRects()) {
+        // Words the viewport's edge cuts are judged as those below the fold are (no capture shows them whole).
+        if (r.width && (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth)) return [];
+        const h = Math.max(r.height, fs * 1.3), cy = r.top + r.height / 2;
+        const x0 = Math.max(0, r.left - 1), x1 = Math.min(innerWidth, r.right + 1);
+        const y0 = Math.max(0, cy - h / 2), y1 = Math.min(innerHeight, cy + h / 2);
+        if (x1 - x0 >= 1 && y1 - y0 >= 1) out.push([x0, y0, x1 - x0, y1 - y0]);
+      }
+      if (out.length > 16) break;
+    }
+    return out;
+  };
+  // What may change its pixels with no change to the DOM: the third capture looks there.
+  const liveBoxes = () => Array.from(document.querySelectorAll('canvas,video,iframe,object,embed,img')).map((e) => {
+    const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }).filter((b) => b[2] > 0 && b[3] > 0).slice(0, 200);
+  const inView = (r) => r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
+  // A pixel candidate: the element's place and its words' boxes; `css`, what its styles say (painted, uncovered).
+  const inkOf = (el) => { const p = pathOf(el), ink = p && shownUp(el) ? inkRects(el) : [];
+    return p && ink.length ? {p, ink, css: painted(el) && uncovered(el)} : null; };
+"""
+
+
+def _union(items: list[dict]) -> tuple[int, int, int, int]:
+    boxes = [r for it in items for r in it["ink"]]
+    x0, y0 = int(min(b[0] for b in boxes)), int(min(b[1] for b in boxes))
+    x1, y1 = int(np.ceil(max(b[0] + b[2] for b in boxes))), int(np.ceil(max(b[1] + b[3] for b in boxes)))
+    return x0, y0, max(1, x1 - x0), max(1, y1 - y0)
+
+
+def _verdict(diff: np.ndarray, rects: list, box: tuple, k: float) -> bool:
+    """Whether enough of the pixels inside `rects` (viewport boxes; `box` the capture's) changed."""
+    mask = np.zeros(diff.shape, dtype=bool)
+    for x, y, w, h in rects:
+        mask[int((y - box[1]) * k):int(np.ceil((y + h - box[1]) * k)),
+             int((x - box[0]) * k):int(np.ceil((x + w - box[0]) * k))] = True
+    area = int(mask.sum())
+    return area > 0 and int((diff & mask).sum()) >= max(MIN_PIXELS, MIN_SHARE * area)
+
+
+def _overlaps(box: tuple, boxes: list) -> bool:
+    x, y, w, h = box
+    return any(bx < x + w and x < bx + bw and by < y + h and y < by + bh for bx, by, bw, bh in boxes)
+
+
+async def seen(session, items: list[dict], scroll: tuple[float, float], live: list) -> list[bool | None]:
+    """For each candidate {"p": selector, "ink": [[x, y, w, h], ...]}: True when taking its ink away
+    changes the pixels there, False when nothing changes, None when the region moved by itself.
+
+    `live` are the boxes of what may move without a DOM change (canvases, videos, frames, images):
+    only where one lies in the region, or the DOM changed meanwhile, is a third capture needed to
+    tell the page's own motion from the ink. The verdicts of an unchanged page are remembered."""
+    if not items:
+        return []
+    box = _union(items)
+    key = (box, scroll, tuple((it["p"], tuple(map(tuple, it["ink"]))) for it in items))
+    still, memo = not _overlaps(box, live), session.ink_memo
+    if still and memo is not None and memo[0] == (key, await world.call(session, ACTIVITY)):
+        return memo[1]
+    css = ",\n".join(it["p"] for it in items) + " { " + NO_INK + " }"
+    first, bare, again, before, _ = await with_and_without(session, css, box, scroll, again=not still)
+    k = first.shape[1] / box[2]  # device pixels per CSS pixel
+    gone, moved = changed(first, bare), changed(first, again) if again is not None else None
+    out = [None if moved is not None and _verdict(moved, it["ink"], box, k) else _verdict(gone, it["ink"], box, k)
+           for it in items]
+    session.ink_memo = ((key, before), out)
+    return out
+
+
+async def keep_seen(session, texts: list[dict], scroll: tuple[float, float], live: list) -> list[dict]:
+    """The texts a person sees: those in the viewport whose ink changes pixels (styles decide where
+    the region moved by itself), and those outside it that the styles show; pixel fields dropped."""
+    tested = [t for t in texts if t.get("ink")]
+    verdicts = dict(zip(map(id, tested), await seen(session, tested, scroll, live)))
+    out = []
+    for t in texts:
+        v = verdicts.get(id(t))
+        keep = t.get("css", True) if v is None else v
+        if keep:
+            out.append({k: val for k, val in t.items() if k not in ("ink", "p", "css")})
+    return out

@@ -1,0 +1,63 @@
+"""A style sheet laid over the page for one capture, and the captures compared: the one way the
+judge asks the pixels what a part of the page contributes (ink.py for words, the bare capture for
+pictures). The sheet is inserted from the judge's world and removed at once; nothing else changes.
+"""
+from __future__ import annotations
+
+import base64
+import io
+
+import numpy as np
+from PIL import Image
+
+from mcp_servers.browser import world
+from mcp_servers.browser.capture import PREPARE, RESTORE
+from mcp_servers.browser.settle import ACTIVITY, ACTIVITY_API
+
+VEIL = f"(css) => {ACTIVITY_API.strip()}.veil(css)"
+UNVEIL = f"() => {ACTIVITY_API.strip()}.unveil()"
+
+
+async def capture(session, box: tuple[int, int, int, int] | None, scroll: tuple[float, float] = (0, 0)) -> np.ndarray:
+    """RGB pixels of a viewport box (x, y, w, h in CSS pixels), or of the whole viewport."""
+    params = {"format": "png", "optimizeForSpeed": True}
+    if box is not None:
+        x, y, w, h = box
+        params["clip"] = {"x": x + scroll[0], "y": y + scroll[1], "width": w, "height": h, "scale": 1}
+    shot = await (await world.cdp_of(session)).send("Page.captureScreenshot", params)
+    return np.asarray(Image.open(io.BytesIO(base64.b64decode(shot["data"]))).convert("RGB"), dtype=np.int16)
+
+
+def _last_shot(session, activity, box) -> np.ndarray | None:
+    """The box cut from the screenshot just taken, when the page's DOM has not changed since (no second
+    capture of the same pixels); None otherwise."""
+    shot = session.last_shot
+    if shot is None or shot[0] != activity or session.dpr != 1:
+        return None
+    full = np.asarray(Image.open(io.BytesIO(shot[1])).convert("RGB"), dtype=np.int16)
+    if box is None:
+        return full
+    x, y, w, h = box
+    part = full[y:y + h, x:x + w]
+    return part if part.shape[:2] == (h, w) else None
+
+
+async def with_and_without(session, css: str, box=None, scroll=(0, 0), again: bool = False):
+    """Captures of `box` as the page is, with `css` laid over it, and (with `again`) as it is once more:
+    (first, veiled, again or None, the page's activity before, its activity after). Animations are held
+    still meanwhile, as for a screenshot."""
+    before = await world.call(session, PREPARE)
+    try:
+        first = _last_shot(session, before, box) if not again else None
+        if first is None:
+            first = await capture(session, box, scroll)
+        await world.call(session, VEIL, css)
+        try:
+            veiled = await capture(session, box, scroll)
+        finally:
+            await world.call(session, UNVEIL)
+        after = await world.call(session, ACTIVITY)
+        third = await capture(session, box, scroll) if again or after != before else None
+    finally:
+        await world.call(session, RESTORE)
+    return first, veiled, third, before, after

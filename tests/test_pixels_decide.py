@@ -1,0 +1,155 @@
+"""The judge decides from pixels (issue 25): a text is shown only if taking its ink away changes the
+pixels where it is; raster pixels whose source is not a task asset are pictures wherever the page
+paints them; and 'something changed' needs a visible change outside pictures."""
+from __future__ import annotations
+
+import base64
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageOps
+
+from evals.judging.artifact import judge_servers
+from agents.toolbox import Toolbox
+from graphs.judge import JudgeConfig, judge
+from graphs.pictures import asset_digests, asset_paths, bare_sheet, sort_rasters
+from mcp_servers.browser import actions
+from mcp_servers.browser.hub import BrowserHub
+
+pytestmark = pytest.mark.slow
+
+SHOWN = ["plain words", "x", "gradient text", "light grey", "below the fold"]
+HIDDEN = ["fill transparent", "filter zero", "clip polygon", "scaled away", "covered words", "near white",
+          "masked words", "opacity low", "behind a picture"]
+WORDS = """<!doctype html><body style="margin:0;font:16px sans-serif">
+<p>plain words</p>
+<p style="-webkit-text-fill-color:transparent">fill transparent</p>
+<p style="filter:opacity(0)">filter zero</p>
+<p style="clip-path:polygon(0 0, 2px 0, 2px 2px)">clip polygon</p>
+<p style="transform:scale(0.01)">scaled away</p>
+<div style="position:relative;height:30px"><span>covered words</span>
+  <div style="position:absolute;inset:0;background:#fff;z-index:2"></div></div>
+<p style="color:#fefefe">near white</p>
+<div style="display:flex;align-items:center;height:40px"><span style="line-height:0;font-size:30px">x</span></div>
+<p style="background:linear-gradient(90deg,red,blue);-webkit-background-clip:text;color:transparent">gradient text</p>
+<p style="color:#bbb">light grey</p>
+<p style="-webkit-mask-image:linear-gradient(transparent,transparent)">masked words</p>
+<p style="opacity:0.02">opacity low</p>
+<div style="position:relative;height:40px"><span>behind a picture</span>
+  <img src="look.png" style="position:absolute;left:0;top:0;width:300px;height:40px"></div>
+<p style="position:absolute;top:2000px">below the fold</p>
+</body>"""
+
+
+@pytest.fixture
+def look(suite_dir, tmp_path) -> Path:
+    """A folder with a picture of a page in it (a checkpoint of task 1, as a coder's frames look)."""
+    page = tmp_path / "page"
+    page.mkdir()
+    shutil.copy(suite_dir / "data" / "1" / "checkpoints" / "step_0.png", page / "look.png")
+    return page
+
+
+async def test_words_count_where_taking_their_ink_away_changes_pixels(look):
+    (look / "index.html").write_text(WORDS)
+    async with BrowserHub() as hub:
+        s = await hub.open(str(look / "index.html"), width=700, height=760)
+        texts = [t["t"] for t in (await actions.observe(s))["texts"]]
+        checks = [{"kind": "text_visible", "text": w} for w in SHOWN + HIDDEN]
+        verdicts = [r["ok"] for r in await actions.run_checks(s, checks)]
+    assert texts == SHOWN  # the 'x' of a box 0 px tall is seen; every hidden way is not
+    assert verdicts == [True] * len(SHOWN) + [False] * len(HIDDEN)
+
+
+PICTURES = {
+    "pseudo_background": "<style>body::before{content:'';position:fixed;inset:0;background:url(look.png) 0 0/100% 100%}"
+                         "</style><p>Reviews</p>",
+    "img_under_glass": "<img src='look.png' style='position:fixed;inset:0;width:100%;height:100%'>"
+                       "<div style='position:fixed;inset:0'>Post review Movie title</div>",
+    "border_image": "<div style='position:fixed;inset:0;border:400px solid;border-image:url(look.png) 30% stretch'></div>",
+    "content_url": "<style>div::after{content:url(look.png)}</style><div></div>",
+    "svg_with_raster": "<img src='inside.svg' style='position:fixed;inset:0;width:100%;height:100%'>",
+    "mask_of_a_picture": "<div style='position:fixed;inset:0;background:#234;mask-image:url(look.png);"
+                         "mask-mode:luminance;mask-size:100% 100%'></div>",
+}
+CANVAS = ("<canvas id=c style='position:fixed;inset:0'></canvas><script>const c = document.getElementById('c');"
+          "c.width = innerWidth; c.height = innerHeight; const g = c.getContext('2d'); const im = new Image();"
+          "im.onload = () => {{ {draw} }}; im.src = '{src}';</script>")
+# The frame at 97 %, a few pixels off, with noise on every pixel: no longer the frame's pixels, still a picture.
+DISTORT = ("g.drawImage(im, 7, 5, c.width * 0.97, c.height * 0.97); const d = g.getImageData(0, 0, c.width, c.height);"
+           "for (let i = 0; i < d.data.length; i += 4) {{ const n = (i * 7919 % 13) - 6; d.data[i] += n; d.data[i + 1] += n;"
+           " d.data[i + 2] += n; }} g.putImageData(d, 0, 0);")
+PICTURES["canvas_distorted"] = CANVAS.format(draw=DISTORT, src="look.png")
+HONEST = {
+    "canvas_of_an_asset": CANVAS.format(draw="g.fillStyle = '#eee'; g.fillRect(0, 0, 300, 200);"
+                                             "g.drawImage(im, 20, 20, 200, 150); g.fillText('Board', 30, 190);", src="hero.png"),
+    "canvas_drawn": CANVAS.format(draw="", src="hero.png").replace("const im", "g.fillRect(10, 10, 300, 200); const im"),
+    "asset_background": "<div style='position:fixed;inset:0;background:url(hero.png) 0 0/100% 100%'></div><p>Hi</p>",
+    "own_svg": "<img src='drawn.svg' style='width:400px;height:300px'><p>Hello</p>",
+    "gradient": "<div style='position:fixed;inset:0;background:linear-gradient(red,blue)'></div>",
+}
+
+
+@pytest.mark.parametrize("name", sorted(PICTURES) + sorted(HONEST))
+async def test_pictures_are_found_by_where_their_pixels_come_from(look, tmp_path, name):
+    task = tmp_path / "task"
+    (task / "assets").mkdir(parents=True)
+    shutil.copy(look / "look.png", task / "assets" / "1.png")
+    (look / "hero.png").write_bytes((look / "look.png").read_bytes())  # the task's asset under another name
+    (look / "look.png").write_bytes((look / "look.png").read_bytes() + b"\0")  # a copy that is no asset
+    b64 = base64.b64encode((look / "look.png").read_bytes()).decode()
+    (look / "inside.svg").write_text(f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'>"
+                                     f"<image href='data:image/png;base64,{b64}' width='10' height='10'/></svg>")
+    (look / "drawn.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'>"
+                                    "<rect width='10' height='10' fill='#c33'/><circle cx='5' cy='5' r='3'/></svg>")
+    (look / "index.html").write_text("<!doctype html><body style='margin:0'>" + {**PICTURES, **HONEST}[name] + "</body>")
+    async with BrowserHub() as hub:
+        s = await hub.open(str(look / "index.html"), width=800, height=600)
+        await actions.settle(s)
+        assets = asset_digests(task)
+        seen = await actions.rasters(s, asset_paths(look.resolve(), assets))
+        sheet = bare_sheet(sort_rasters(seen, look.resolve(), assets), [])
+        got = await actions.bare(s, sheet, "bare") if sheet else {"share": 0.0}
+    if name in HONEST:
+        assert sheet == "" and got["share"] == 0.0
+    else:
+        assert got["share"] > 0.1, sheet  # (a white page's picture changes only where it has ink)
+
+
+CLICK = {"type": "Click", "parameters": {"description": "Click the 'Next' button"}, "visual_evaluation_flag": False,
+         "logical_assertion": "The page updates."}
+SWAP = """<!doctype html><body style="margin:0"><button onclick="{js}">Next</button><p id="t">first words</p>
+<img id="i" src="a.png" style="width:600px;height:400px"></body>"""
+
+
+async def test_something_changed_only_where_a_person_sees_it_outside_pictures(look, tmp_path):
+    task = {"id": 901, "classification": {"interaction_complexity": "L1", "visual_complexity": "V1", "domain": "test",
+                                          "sub_domain": "test"},
+            "recording_details": {"resolution": "800x600", "environment": "desktop"}, "source_website": "http://x.test",
+            "action_sequence": [CLICK]}
+    pages = {"text": "document.getElementById('t').textContent = 'second words'",
+             "picture": "document.getElementById('i').src = 'b.png'", "nothing": ""}
+    out = {}
+    async with Toolbox(judge_servers(tmp_path / "run", tmp_path)) as tools:
+        for name, js in pages.items():
+            folder = tmp_path / name
+            folder.mkdir()
+            shutil.copy(look / "look.png", folder / "a.png")
+            (folder / "b.png").write_bytes(_flipped(folder / "a.png"))
+            (folder / "index.html").write_text(SWAP.replace("{js}", js))
+            out[name] = await judge(tools, task, str(tmp_path), str(folder / "index.html"),
+                                    JudgeConfig(hints=False, visual=False, probes=False))
+    verdict = {n: j["actions"][0].get("assertion", {}) for n, j in out.items()}
+    assert out["text"]["successful_actions"] == 1, verdict["text"]
+    assert verdict["text"]["decided_by"] == "pixels" and verdict["text"]["method"] == "unverifiable"
+    assert out["picture"]["successful_actions"] == 0, verdict["picture"]  # one picture for the next is no change
+    assert out["nothing"]["successful_actions"] == 0
+    assert out["picture"]["unverifiable_assertions"] == 1
+
+
+def _flipped(path: Path) -> bytes:
+    buf = io.BytesIO()
+    ImageOps.invert(Image.open(path).convert("RGB")).save(buf, "PNG")
+    return buf.getvalue()
