@@ -6,6 +6,8 @@ source of the page (images, videos and posters, SVG images, CSS images of elemen
 ::before/::after: backgrounds, border images, masks, `content: url()`, list markers); a source whose
 bytes are not one of the task's assets (served from the page's folder under any name, or inlined as
 data: URLs) is a picture. An SVG file of the page's own is drawing, unless it carries a raster inside.
+So is a mosaic: hundreds of small blank boxes of solid colours, many colours among them (a frame
+sampled into cells; a board or a palette has few colours or few cells).
 A canvas fed image data (images that are no assets, video frames, bitmaps, pixel arrays: the
 browser remembers, browser/canvas_feeds.py) shows pictures, however scaled, shifted or noised; a
 canvas drawn with paths, shapes and text is the page's own. Embedded documents count where the
@@ -135,7 +137,7 @@ def sort_rasters(seen: dict, root: Path, assets: set[str]) -> dict:
             looked_at = svg and served is None  # an inlined SVG we cannot read: judged by how it looks
             (drawn if looked_at else copied).append(r["box"])
             (drawn_veil if looked_at else veil).append(_rule(r))
-        elif r.get("fed"):  # a canvas fed image data that is no asset (canvas_feeds.py)
+        elif r.get("fed") or r["kind"] == "mosaic":  # a canvas fed image data that is no asset, cells of a picture
             copied.append(r["box"])
             veil.append(_rule(r))
         elif r["kind"] != "canvas":  # a canvas fed nothing is the page's own drawing

@@ -82,6 +82,18 @@ DISTORT = ("g.drawImage(im, 7, 5, c.width * 0.97, c.height * 0.97); const d = g.
            "for (let i = 0; i < d.data.length; i += 4) {{ const n = (i * 7919 % 13) - 6; d.data[i] += n; d.data[i + 1] += n;"
            " d.data[i + 2] += n; }} g.putImageData(d, 0, 0);")
 PICTURES["canvas_distorted"] = CANVAS.format(draw=DISTORT, src="look.png")
+
+
+def _cells(colours: list[list[str]], size: int) -> str:
+    rows = "".join("<div style='display:flex'>" + "".join(
+        f"<div style='width:{size}px;height:{size}px;background:{c}'></div>" for c in row) + "</div>" for row in colours)
+    return f"<div style='position:fixed;inset:0'>{rows}</div>"
+
+
+def _mosaic(path: Path, size: int = 16) -> str:
+    """The picture as solid-colour cells, sampled in Python as a coder could: no raster at all."""
+    im = Image.open(path).convert("RGB").resize((800 // size, 600 // size))
+    return _cells([[f"rgb{im.getpixel((x, y))}" for x in range(im.width)] for y in range(im.height)], size)
 HONEST = {
     "canvas_of_an_asset": CANVAS.format(draw="g.fillStyle = '#eee'; g.fillRect(0, 0, 300, 200);"
                                              "g.drawImage(im, 20, 20, 200, 150); g.fillText('Board', 30, 190);", src="hero.png"),
@@ -89,10 +101,11 @@ HONEST = {
     "asset_background": "<div style='position:fixed;inset:0;background:url(hero.png) 0 0/100% 100%'></div><p>Hi</p>",
     "own_svg": "<img src='drawn.svg' style='width:400px;height:300px'><p>Hello</p>",
     "gradient": "<div style='position:fixed;inset:0;background:linear-gradient(red,blue)'></div>",
+    "board_of_cells": _cells([["#222" if (x * 7 + y * 3) % 5 else "#eee" for x in range(40)] for y in range(30)], 20),
 }
 
 
-@pytest.mark.parametrize("name", sorted(PICTURES) + sorted(HONEST))
+@pytest.mark.parametrize("name", sorted([*PICTURES, "css_mosaic"]) + sorted(HONEST))
 async def test_pictures_are_found_by_where_their_pixels_come_from(look, tmp_path, name):
     task = tmp_path / "task"
     (task / "assets").mkdir(parents=True)
@@ -104,7 +117,8 @@ async def test_pictures_are_found_by_where_their_pixels_come_from(look, tmp_path
                                      f"<image href='data:image/png;base64,{b64}' width='10' height='10'/></svg>")
     (look / "drawn.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'>"
                                     "<rect width='10' height='10' fill='#c33'/><circle cx='5' cy='5' r='3'/></svg>")
-    (look / "index.html").write_text("<!doctype html><body style='margin:0'>" + {**PICTURES, **HONEST}[name] + "</body>")
+    html = _mosaic(look / "look.png") if name == "css_mosaic" else {**PICTURES, **HONEST}[name]
+    (look / "index.html").write_text("<!doctype html><body style='margin:0'>" + html + "</body>")
     async with BrowserHub() as hub:
         s = await hub.open(str(look / "index.html"), width=800, height=600)
         await actions.settle(s)

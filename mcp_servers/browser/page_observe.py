@@ -228,12 +228,14 @@ OBSERVE = """
 # Raster content of the page, wherever it is painted: images, videos (and posters), SVG images, and
 # every CSS image of an element or its ::before/::after (backgrounds, border images, masks, content:
 # url(), list markers), each with its source, the element's place (a selector, for the bare capture
-# of graphs/pictures.py) and its box clipped to the viewport; canvases and embedded documents come with
-# their boxes where they show. A data: URL is sent as `data:<type>;sha256,<hex>` of its bytes (the
+# of graphs/pictures.py) and its box clipped to the viewport; canvases (`fed` when fed image data) and
+# embedded documents come with their boxes where they show; mosaics (a picture made of elements) with
+# the elements that hold their cells. A data: URL is sent as `data:<type>;sha256,<hex>` of its bytes (the
 # whole URL may be megabytes), so that an inlined asset can be told by its hash.
 RASTERS = """
 async ([fedEvent, assets]) => {""" + SEEING_FNS + INK_FNS + """
   const vw = innerWidth, vh = innerHeight, out = [], MAX = 600;
+  const MOSAIC_CELL = 24, MOSAIC_CELLS = 400, MOSAIC_COLOURS = 64;
   const clipped = (r) => { const x0 = Math.max(r.left, 0), y0 = Math.max(r.top, 0);
     return [x0, y0, Math.max(0, Math.min(r.right, vw) - x0), Math.max(0, Math.min(r.bottom, vh) - y0)]; };
   const add = (el, kind, src, pseudo, prop) => {
@@ -268,13 +270,30 @@ async ([fedEvent, assets]) => {""" + SEEING_FNS + INK_FNS + """
       for (const u of urls(cs[k])) add(el, 'background', u, pseudo, k);
     }
   };
+  // A picture made of elements: hundreds of small blank boxes, each a solid colour, many colours among
+  // them (a frame sampled into cells). A board, a palette or a chart has few colours or few cells.
+  const cells = new Map(), colours = new Set();
+  const cell = (el, cs) => {
+    if (el.firstElementChild || !el.parentElement || ownText(el) || cs.backgroundImage !== 'none') return;
+    const r = el.getBoundingClientRect();
+    if (r.height > MOSAIC_CELL || r.width < 1 || r.height < 1 || !solid(cs.backgroundColor) || !inView(r)) return;
+    cells.set(el.parentElement, (cells.get(el.parentElement) || 0) + 1);
+    if (colours.size <= MOSAIC_COLOURS) colours.add(cs.backgroundColor);
+  };
   for (const el of document.querySelectorAll('body, body *')) {
-    if (out.length >= MAX) break;
-    cssImages(el, getComputedStyle(el), '');
+    const cs = getComputedStyle(el);
+    cell(el, cs);
+    if (out.length >= MAX) continue;
+    cssImages(el, cs, '');
     for (const pseudo of ['::before', '::after']) {
       const ps = getComputedStyle(el, pseudo);
       if (ps.content !== 'none' && ps.content !== 'normal') cssImages(el, ps, pseudo);
     }
+  }
+  const tiled = Array.from(cells).filter(([, n]) => n >= 20);
+  if (tiled.reduce((a, [, n]) => a + n, 0) >= MOSAIC_CELLS && colours.size >= MOSAIC_COLOURS) {
+    for (const [el] of tiled.slice(0, 200)) out.push({kind: 'mosaic', src: '', p: pathOf(el) || '',
+                                                      box: clipped(el.getBoundingClientRect())});
   }
   const hashed = async (src) => {
     const comma = src.indexOf(',');
