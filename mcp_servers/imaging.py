@@ -28,9 +28,9 @@ def image_size(path: Path) -> tuple[int, int]:
         return im.size
 
 
-def changed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Where two RGB captures of one box (int16 arrays) differ visibly."""
-    return np.abs(a - b).max(axis=2) > LEVEL
+def changed(a: np.ndarray, b: np.ndarray, level: int = LEVEL) -> np.ndarray:
+    """Where two RGB captures of one box (int16 arrays) differ by more than `level` in some channel."""
+    return np.abs(a - b).max(axis=2) > level
 
 
 def cell_share(diff: np.ndarray, cell: int = CELL) -> float:
