@@ -39,6 +39,7 @@ WORDS = """<!doctype html><body style="margin:0;font:16px sans-serif">
 <p style="opacity:0.02">opacity low</p>
 <div style="position:relative;height:40px"><span>behind a picture</span>
   <img src="look.png" style="position:absolute;left:0;top:0;width:300px;height:40px"></div>
+<input value="typed here"><input value="typed unseen" style="-webkit-text-fill-color:transparent">
 <p style="position:absolute;top:2000px">below the fold</p>
 </body>"""
 
@@ -56,10 +57,12 @@ async def test_words_count_where_taking_their_ink_away_changes_pixels(look):
     (look / "index.html").write_text(WORDS)
     async with BrowserHub() as hub:
         s = await hub.open(str(look / "index.html"), width=700, height=760)
-        texts = [t["t"] for t in (await actions.observe(s))["texts"]]
+        view = await actions.observe(s)
+        texts, values = [t["t"] for t in view["texts"]], [f["value"] for f in view["fields"]]
         checks = [{"kind": "text_visible", "text": w} for w in SHOWN + HIDDEN]
         verdicts = [r["ok"] for r in await actions.run_checks(s, checks)]
     assert texts == SHOWN  # the 'x' of a box 0 px tall is seen; every hidden way is not
+    assert values == ["typed here", ""]  # a value nobody can read is no value
     assert verdicts == [True] * len(SHOWN) + [False] * len(HIDDEN)
 
 

@@ -231,9 +231,8 @@ async def observe(s: Session, assets: list[str] = ()) -> dict:
     the images and canvases that are no pictures: images among `assets` (paths on the page's server),
     canvases fed nothing else (canvas_feeds.py)."""
     view = await _in_world(s, OBSERVE, _asking(s, assets), 15, "observing")
-    view["texts"] = await _bounded(ink.keep_seen(s, view["texts"], tuple(view.pop("scroll")), view.pop("live")),
-                                   15, "observing")
-    return view
+    scroll, live = tuple(view.pop("scroll")), view.pop("live")
+    return await _bounded(ink.keep_seen(s, view, scroll, live), 15, "observing")
 
 
 async def rasters(s: Session, assets: list[str] = ()) -> dict:

@@ -19,11 +19,12 @@ from mcp_servers.browser.settle import ACTIVITY
 from mcp_servers.browser.veil import with_and_without
 from mcp_servers.imaging import changed
 
-# What takes a text's ink away and nothing else (a background clipped to the text is ink too).
+# What takes a text's ink away and nothing else; a background clipped to the text is ink too, and
+# unclipped (only where it was clipped: a field's own background clip is no ink) it stops being the words.
 NO_INK = ("color: transparent !important; -webkit-text-fill-color: transparent !important; "
           "text-shadow: none !important; -webkit-text-stroke-color: transparent !important; "
-          "text-decoration-color: transparent !important; -webkit-background-clip: border-box !important; "
-          "background-clip: border-box !important;")
+          "text-decoration-color: transparent !important;")
+UNCLIP = "-webkit-background-clip: border-box !important; background-clip: border-box !important;"
 MIN_PIXELS = 3
 MIN_SHARE = 0.005  # of the text's boxes: a sliver left by a clip path is not the words
 
@@ -64,7 +65,9 @@ INK_FNS = """
   const inView = (r) => r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
   // A pixel candidate: the element's place and its words' boxes; `css`, what its styles say (painted, uncovered).
   const inkOf = (el) => { const p = pathOf(el), ink = p && shownUp(el) ? inkRects(el) : [];
-    return p && ink.length ? {p, ink, css: painted(el) && uncovered(el)} : null; };
+    if (!p || !ink.length) return null;
+    const cs = getComputedStyle(el), clip = cs.webkitBackgroundClip === 'text' || cs.backgroundClip === 'text';
+    return {p, ink, css: painted(el) && uncovered(el), clip}; };
 """
 
 
@@ -104,7 +107,9 @@ async def seen(session, items: list[dict], scroll: tuple[float, float], live: li
     still, memo = not _overlaps(box, live), session.ink_memo
     if still and memo is not None and memo[0] == (key, await world.call(session, ACTIVITY)):
         return memo[1]
-    css = ",\n".join(it["p"] for it in items) + " { " + NO_INK + " }"
+    clipped = [it["p"] for it in items if it.get("clip")]
+    css = ",\n".join(it["p"] for it in items) + " { " + NO_INK + " }" + \
+        (",\n".join(clipped) + " { " + UNCLIP + " }" if clipped else "")
     first, bare, again, before, _ = await with_and_without(session, css, box, scroll, again=not still)
     k = first.shape[1] / box[2]  # device pixels per CSS pixel
     gone, moved = changed(first, bare), changed(first, again) if again is not None else None
@@ -114,15 +119,13 @@ async def seen(session, items: list[dict], scroll: tuple[float, float], live: li
     return out
 
 
-async def keep_seen(session, texts: list[dict], scroll: tuple[float, float], live: list) -> list[dict]:
-    """The texts a person sees: those in the viewport whose ink changes pixels (styles decide where
-    the region moved by itself), and those outside it that the styles show; pixel fields dropped."""
-    tested = [t for t in texts if t.get("ink")]
+async def keep_seen(session, view: dict, scroll: tuple[float, float], live: list) -> dict:
+    """The view as a person sees it: the texts in the viewport whose ink changes pixels (styles decide
+    where the region moved by itself) and those outside it that the styles show; a field's value only
+    where it shows. Pixel fields dropped."""
+    tested = [t for t in view["texts"] + view["fields"] if t.get("ink")]
     verdicts = dict(zip(map(id, tested), await seen(session, tested, scroll, live)))
-    out = []
-    for t in texts:
-        v = verdicts.get(id(t))
-        keep = t.get("css", True) if v is None else v
-        if keep:
-            out.append({k: val for k, val in t.items() if k not in ("ink", "p", "css")})
-    return out
+    shows = lambda t: t.get("css", True) if verdicts.get(id(t)) is None else verdicts[id(t)]  # noqa: E731
+    bare = lambda t: {k: v for k, v in t.items() if k not in ("ink", "p", "css", "clip")}  # noqa: E731
+    return {**view, "texts": [bare(t) for t in view["texts"] if shows(t)],
+            "fields": [bare(f) if shows(f) else {**bare(f), "value": ""} for f in view["fields"]]}

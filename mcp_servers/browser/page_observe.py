@@ -194,6 +194,12 @@ OBSERVE = """
     else if (el.isContentEditable) f.value = flat(el.innerText);
     else f.value = String(el.value);
     if (ty === 'checkbox' || ty === 'radio') f.checked = el.checked;
+    // A value a person reads: in the viewport, taking its ink away must change the field's pixels (ink.py).
+    const r = el.getBoundingClientRect();
+    if (f.value && f.checked === undefined && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth) {
+      const path = pathOf(el);
+      if (path && r.width >= 1 && r.height >= 1) Object.assign(f, {p: path, ink: [[r.x, r.y, r.width, r.height]], css: true});
+    }
     fields.push(f);
   }
   const STATE = 'input:checked,[aria-selected=true],[aria-pressed=true],[aria-checked=true],[aria-current]:not([aria-current=false]),' +
