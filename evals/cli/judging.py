@@ -29,6 +29,8 @@ def judge(
     explore_api_base: Optional[str] = typer.Option(None, help="base URL of the explore model's OpenAI-compatible server"),
     task_id: Optional[str] = typer.Option(None, "--task", help="judge FOLDER as this task (the marker is then not read)"),
     tasks: Path = typer.Option(BUNDLED_SUITE, help="with --task: the suite it is in"),
+    hints: str = typer.Option("on", help="on: the judge may use our recorder's per-action hints where the task has "
+                              "them; off: it judges from the words alone, as on official data"),
     as_json: bool = typer.Option(False, "--json", help="print the result with every action and checkpoint"),
 ):
     """Judge the page an agent left in a prepared workspace; the judgement is written outside it
@@ -38,14 +40,19 @@ def judge(
       iwr judge /tmp/ws --json
       iwr judge /tmp/ws --profile paper --judge-model openai/gpt-4o
       iwr judge /tmp/ws --explore-model openai/qwen --explore-api-base http://127.0.0.1:8000/v1
+      iwr judge /tmp/ws --hints off --json
     """
     from evals.workspace.outside import judge_folder, judgement_path
     from tasks.marker import named_workspace, read_marker
 
+    if hints not in ("on", "off"):
+        typer.echo(f"error: --hints is on or off, not {hints!r}", err=True)
+        raise typer.Exit(2)
     logs.configure()
     try:
         ws = named_workspace(folder, suite_or_exit(tasks).get(task_id)) if task_id else read_marker(folder)
-        config = judge_config(profile, paper_compat, judge_model, judge_api_base, ws.judgements / "responses.db")
+        config = judge_config(profile, paper_compat, judge_model, judge_api_base, ws.judgements / "responses.db",
+                              hints=hints == "on")
         if explore_model:
             from agents.models import ModelConfig
 
@@ -160,9 +167,9 @@ def bench(
 
 
 def judge_config(profile: str | None, paper_compat: bool, judge_model: str | None, judge_api_base: str | None,
-                 responses_db: Path):
+                 responses_db: Path, hints: bool = True):
     """The judge's configuration from command-line options; the model's answers are cached in RESPONSES_DB
-    (or $IWR_RESPONSE_CACHE)."""
+    (or $IWR_RESPONSE_CACHE). With `hints` off the judge reads only the words of each action."""
     from agents.models import ModelConfig
     from agents.response_cache import ENV
     from graphs.judge import JudgeConfig
@@ -171,4 +178,5 @@ def judge_config(profile: str | None, paper_compat: bool, judge_model: str | Non
     model = ModelConfig(model=name, api_base=judge_api_base or os.environ.get("IWR_JUDGE_API_BASE"), timeout_s=120.0,
                         max_tokens=1024, cache_path=os.environ.get(ENV) or str(responses_db)
                         ) if name else None
-    return JudgeConfig.for_profile(profile or ("hybrid" if model else "offline"), model, paper_compat=paper_compat)
+    return JudgeConfig.for_profile(profile or ("hybrid" if model else "offline"), model, paper_compat=paper_compat,
+                                   hints=hints)

@@ -64,28 +64,31 @@ def hostile(
 
 
 def print_cheats_table(console: Console, res: dict) -> None:
-    t = Table(title=f"cheats: {res['held']} held, {res['leaks']} leaked (bar: the blank page's Final + 0.05)")
-    for c in ("case", "kind", "task", "status", "Final", "bar", "leaked", "seconds", "held"):
-        t.add_column(c, justify="left" if c in ("case", "kind", "status") else "right")
+    t = Table(title=f"cheats: {res['cases']} cases judged {res['judged']} times (hints on and off): {res['held']} "
+                    f"held, {res['leaks']} leaked (bar: the blank page's Final + 0.05 under the same hints)")
+    for c in ("case", "kind", "task", "hints", "status", "Final", "bar", "leaked", "seconds", "held"):
+        t.add_column(c, justify="left" if c in ("case", "kind", "hints", "status") else "right")
     for r in res["rows"]:
         bar = "-" if r["bar"] is None else f"{r['bar'] * 100:.1f}"
-        t.add_row(r["case"], r["kind"], r["task"], str(r["status"]), f"{r['final'] * 100:.1f}", bar,
+        t.add_row(r["case"], r["kind"], r["task"], r["hints"], str(r["status"]), f"{r['final'] * 100:.1f}", bar,
                   str(len(r["leaked"])), f"{r['seconds']:.1f}", "[green]held[/]" if r["held"] else "[red]LEAK[/]")
     console.print(t)
     for r in res["rows"]:
         for reason in r["reasons"]:
-            console.print(f"[red]{r['case']}[/]: {reason}")
+            console.print(f"[red]{r['case']}[/] (hints {r['hints']}): {reason}")
 
 
 @selftest_app.command()
 def cheats(
-    as_json: bool = typer.Option(False, "--json", help="print one JSON object: cases, held, leaks, blank_final, rows"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object: cases, judged, held, leaks, "
+                                 "blank_final, seconds, rows (a row per case and hints setting)"),
     case: Optional[list[str]] = typer.Option(None, help="only these cases (repeatable)"),
     run_all: bool = typer.Option(False, "--all", help="every case (the default; wins over --case)"),
 ):
     """Run the cheat corpus: each strategy as an outside agent in a prepared workspace, its page judged by
-    `iwr judge`; a case leaks when it read hidden material, beat the blank page by more than 0.05, or left
-    the mean. Exit code 1 when any case leaks.
+    `iwr judge` twice, with hints on and with --hints off (a row each); a row leaks when the agent read
+    hidden material, the page beat the blank page (under the same hints) by more than 0.05, or left the
+    mean. Exit code 1 when any row leaks.
 
     Examples:
       iwr selftest cheats
@@ -96,7 +99,8 @@ def cheats(
 
     logs.configure()
     console = Console(width=None if sys.stdout.isatty() else 140)
-    progress = None if as_json else (lambda r: console.log(f"{r['case']}: {'held' if r['held'] else 'LEAK'}"))
+    progress = None if as_json else (
+        lambda r: console.log(f"{r['case']} (hints {r['hints']}): {'held' if r['held'] else 'LEAK'}"))
     try:
         res = asyncio.run(run_cheats(None if run_all or not case else list(case), on_row=progress))
     except ValueError as e:

@@ -1,4 +1,5 @@
-"""`iwr selftest cheats`: run every cheat (or some) and sum up which held and which leaked.
+"""`iwr selftest cheats`: run every cheat (or some), judge each with hints on and off, and sum up which
+judgements held and which leaked.
 
 Everything a run makes (workspaces, the judge's register and judgements) lives in one temporary
 folder, removed afterwards; the judge's state folder is pointed there for the run
@@ -15,15 +16,17 @@ from pathlib import Path
 
 from evals.quality.cheats.agent import LoopbackServer
 from evals.quality.cheats.cases import select
-from evals.quality.cheats.harness import McpEdit, blank_judgement, run_case, unmeasured
+from evals.quality.cheats.harness import HINTS, McpEdit, blank_judgements, run_case, unmeasured
 from tasks.defaults import BUNDLED_SUITE
 from tasks.loader import load_suite
 from tasks.marker import STATE_ENV
 
 
 async def run_cheats(names: list[str] | None = None, on_row: Callable[[dict], None] | None = None,
-                     mcp_edit: McpEdit | None = None) -> dict:
-    """Run the corpus (or the `names` cases): {"cases", "held", "leaks", "blank_final", "rows"}.
+                     mcp_edit: McpEdit | None = None, hints: tuple[str, ...] = HINTS) -> dict:
+    """Run the corpus (or the `names` cases), each judged under every one of `hints`: {"cases" (distinct
+    cases), "judged" (rows: a case under one hints setting), "held" and "leaks" (rows), "blank_final"
+    (task -> hints -> the blank page's Final), "seconds", "rows"}.
 
     `mcp_edit` changes each prepared `.mcp.json` before the agent starts its servers: a way to put
     a known hole back and see the corpus catch it. ValueError for an unknown case name.
@@ -36,20 +39,22 @@ async def run_cheats(names: list[str] | None = None, on_row: Callable[[dict], No
     # Someone else's loopback server on this machine (a developer's `python -m http.server` in the
     # suite): a browser that lets a page or an agent reach any loopback port reaches this too.
     neighbour = LoopbackServer(suite.root)
-    blanks: dict[str, dict] = {}
+    blanks: dict[str, dict[str, dict]] = {}
     rows: list[dict] = []
+    start = time.monotonic()
     try:
         for case in cases:
             t0 = time.monotonic()
             try:
                 if case.task not in blanks:
-                    blanks[case.task] = await blank_judgement(suite.get(case.task), work)
-                row = await run_case(case, suite, work, neighbour.url, blanks[case.task], mcp_edit)
+                    blanks[case.task] = await blank_judgements(suite.get(case.task), work, hints)
+                got = await run_case(case, suite, work, neighbour.url, blanks[case.task], mcp_edit, hints)
             except Exception as e:  # a core file changing under the run, say: reported, never a hold
-                row = unmeasured(case, e, time.monotonic() - t0)
-            rows.append(row)
-            if on_row:
-                on_row(row)
+                got = [unmeasured(case, e, time.monotonic() - t0, h) for h in hints]
+            rows.extend(got)
+            for row in got:
+                if on_row:
+                    on_row(row)
     finally:
         neighbour.close()
         if saved_state is None:
@@ -58,5 +63,6 @@ async def run_cheats(names: list[str] | None = None, on_row: Callable[[dict], No
             os.environ[STATE_ENV] = saved_state
         shutil.rmtree(work, ignore_errors=True)
     held = sum(r["held"] for r in rows)
-    return {"cases": len(rows), "held": held, "leaks": len(rows) - held,
-            "blank_final": {t: j.get("final") for t, j in blanks.items()}, "rows": rows}
+    return {"cases": len({r["case"] for r in rows}), "judged": len(rows), "held": held, "leaks": len(rows) - held,
+            "blank_final": {t: {h: j.get("final") for h, j in by.items()} for t, by in blanks.items()},
+            "seconds": round(time.monotonic() - start, 1), "rows": rows}

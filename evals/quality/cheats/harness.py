@@ -1,9 +1,11 @@
 """One cheat, run as an outside agent runs it, judged as an operator judges one.
 
 `iwr prepare` makes the workspace; the agent gets only what `OutsideAgent` allows; then
-`iwr judge FOLDER --json` runs in its own process, exactly as an operator types it. The case holds
-when the agent read nothing hidden, the judgement is counted in a mean, and its Final is no higher
-than a blank page's on the same task (plus MARGIN).
+`iwr judge FOLDER --json` runs in its own process, exactly as an operator types it, once with hints on
+(our tasks' per-action hints) and once with `--hints off` (the words alone, as on official data). Each
+judgement is a row; a row holds when the agent read nothing hidden (and its page sent nothing hidden
+home during that judgement), the judgement is counted in a mean, and its Final is no higher than a
+blank page's on the same task under the same hints (plus MARGIN).
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from tasks.defaults import JUDGE_PROCESS_TIMEOUT_S
 from tasks.loader import Suite, Task
 
 MARGIN = 0.05  # a cheat may land this far above the blank page before it counts
+HINTS = ("on", "off")  # every case is judged under both
 CHEAT_TIMEOUT_S = 300.0  # the agent's own part; three replant rounds each wait for a judgement
 
 McpEdit = Callable[[dict, Task], None]  # changes a prepared `.mcp.json` in place (to prove the harness can fail)
@@ -47,12 +50,12 @@ def layout_of(suite: Suite, task: Task) -> Layout:
                   other_task_id=other.id, other_checkpoint=other.checkpoint(0) or other.folder)
 
 
-async def judge_as_operator(folder: Path, cwd: Path, *extra: str) -> dict:
-    """`iwr judge FOLDER --json` in a process of its own: its JSON, or a status that says why there is none
-    (`refused`: it exited 2 without judging; `judge_timeout`; `no_judgement`)."""
+async def judge_as_operator(folder: Path, cwd: Path, *extra: str, hints: str = "on") -> dict:
+    """`iwr judge FOLDER --json --hints HINTS` in a process of its own: its JSON, or a status that says why
+    there is none (`refused`: it exited 2 without judging; `judge_timeout`; `no_judgement`)."""
     t0 = time.monotonic()
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "evals.cli", "judge", str(folder), "--json", *extra, cwd=cwd,
+        sys.executable, "-m", "evals.cli", "judge", str(folder), "--json", "--hints", hints, *extra, cwd=cwd,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True)
     try:
         out, err = await asyncio.wait_for(proc.communicate(), JUDGE_PROCESS_TIMEOUT_S)
@@ -77,13 +80,14 @@ async def judge_as_operator(folder: Path, cwd: Path, *extra: str) -> dict:
     return judged
 
 
-async def blank_judgement(task: Task, work: Path) -> dict:
-    """The honest floor: a blank index.html in a fresh workspace of `task`, judged the same way."""
+async def blank_judgements(task: Task, work: Path, hints: tuple[str, ...] = HINTS) -> dict[str, dict]:
+    """The honest floor under each of `hints`: a blank index.html in a fresh workspace of `task`, judged the
+    same way."""
     base = work / f"blank-{task.id}"
     prepare(task, base / "ws")
     (base / "ws" / "index.html").write_text(BLANK)
     (base / "elsewhere").mkdir(exist_ok=True)
-    return await judge_as_operator(base / "ws", base / "elsewhere")
+    return {h: await judge_as_operator(base / "ws", base / "elsewhere", hints=h) for h in hints}
 
 
 def reasons_against(case: Case, task_id: str, judged: dict, leaked: list[str], bar: float, blank: dict,
@@ -112,14 +116,15 @@ def _innermost(e: BaseException) -> BaseException:
     return e
 
 
-def unmeasured(case: Case, error: BaseException, seconds: float) -> dict:
-    """The row of a case the harness could not run (`iwr prepare` or a server gave way): never held."""
+def unmeasured(case: Case, error: BaseException, seconds: float, hints: str) -> dict:
+    """The row (under `hints`) of a case the harness could not run (`iwr prepare` or a server gave way):
+    never held."""
     e = _innermost(error)
     reason = f"the harness could not run the case: {type(e).__name__}: {str(e)[:300]}"
-    return {"case": case.name, "kind": case.kind, "task": case.task, "status": "unmeasured", "final": 0.0,
-            "ifs": 0.0, "vfs": 0.0, "bar": None, "leaked": [], "held": False, "reasons": [reason], "why": case.why,
-            "tries": 0, "sent_home": 0, "first_failure": None, "midway_judgements": 0, "seconds": round(seconds, 1),
-            "cheat_seconds": None, "judge_seconds": None}
+    return {"case": case.name, "kind": case.kind, "task": case.task, "hints": hints, "status": "unmeasured",
+            "final": 0.0, "ifs": 0.0, "vfs": 0.0, "bar": None, "leaked": [], "held": False, "reasons": [reason],
+            "why": case.why, "tries": 0, "sent_home": 0, "first_failure": None, "flags": None, "midway_judgements": 0,
+            "seconds": round(seconds, 1), "cheat_seconds": None, "judge_seconds": None}
 
 
 def _first_failure(judged: dict) -> str | None:
@@ -136,9 +141,17 @@ def _first_failure(judged: dict) -> str | None:
     return judged.get("error")
 
 
-async def run_case(case: Case, suite: Suite, work: Path, neighbour_url: str, blank: dict,
-                   mcp_edit: McpEdit | None = None) -> dict:
-    """Prepare, let the cheat do its worst, judge; the row of the table."""
+def _sent_home(agent: OutsideAgent, since: int, hints: str) -> list[str]:
+    """What the agent's page sent to its collector from POST number `since` on, when hidden."""
+    bodies = agent.collector.received[since:] if agent.collector else []
+    return [f"its page, while judged (hints {hints}), sent home: {what}" for body in bodies
+            for what in agent.hidden.seen(body)]
+
+
+async def run_case(case: Case, suite: Suite, work: Path, neighbour_url: str, blanks: dict[str, dict],
+                   mcp_edit: McpEdit | None = None, hints: tuple[str, ...] = HINTS) -> list[dict]:
+    """Prepare, let the cheat do its worst once, judge its folder under each of `hints`; a row per judgement
+    (`blanks`: the blank page's judgement per hints)."""
     t0, task = time.monotonic(), suite.get(case.task)
     base = work / case.name
     folder, elsewhere = base / "ws", base / "elsewhere"
@@ -165,15 +178,25 @@ async def run_case(case: Case, suite: Suite, work: Path, neighbour_url: str, bla
             error = f"the cheat did not run to its end: {type(e).__name__}: {str(e)[:300]}"
         await agent.leave()
         cheat_s = time.monotonic() - t0
-        judged = await judge_as_operator(folder, elsewhere)
-        agent.review_collected()
-    leaked = list(dict.fromkeys(agent.leaked))
-    bar = round((blank.get("final") or 0.0) + MARGIN, 6)
-    reasons = reasons_against(case, task.id, judged, leaked, bar, blank, error)
-    return {"case": case.name, "kind": case.kind, "task": task.id, "status": judged.get("status"),
-            "final": judged.get("final") or 0.0, "ifs": judged.get("ifs") or 0.0, "vfs": judged.get("vfs") or 0.0,
-            "bar": bar, "leaked": leaked, "held": not reasons, "reasons": reasons, "why": case.why,
-            "tries": agent.tried, "sent_home": len(agent.collector.received) if agent.collector else 0,
-            "first_failure": _first_failure(judged), "midway_judgements": len(midway),
-            "seconds": round(time.monotonic() - t0, 1), "cheat_seconds": round(cheat_s, 1),
-            "judge_seconds": judged.get("seconds")}
+        agent.review_collected()  # what its pages sent home before the operator judged (replant rounds)
+        read = list(dict.fromkeys(agent.leaked))
+        judgements = []
+        for h in hints:
+            since = len(agent.collector.received) if agent.collector else 0
+            judged = await judge_as_operator(folder, elsewhere, hints=h)
+            # read now: the next judgement replaces the file
+            judgements.append((h, judged, _first_failure(judged), _sent_home(agent, since, h)))
+    rows = []
+    for h, judged, first_failure, sent in judgements:
+        leaked, blank = list(dict.fromkeys(read + sent)), blanks[h]
+        bar = round((blank.get("final") or 0.0) + MARGIN, 6)
+        reasons = reasons_against(case, task.id, judged, leaked, bar, blank, error)
+        rows.append({"case": case.name, "kind": case.kind, "task": task.id, "hints": h, "status": judged.get("status"),
+                     "final": judged.get("final") or 0.0, "ifs": judged.get("ifs") or 0.0,
+                     "vfs": judged.get("vfs") or 0.0, "bar": bar, "leaked": leaked, "held": not reasons,
+                     "reasons": reasons, "why": case.why, "tries": agent.tried,
+                     "sent_home": len(agent.collector.received) if agent.collector else 0,
+                     "first_failure": first_failure, "flags": judged.get("flags"), "midway_judgements": len(midway),
+                     "seconds": round(cheat_s + (judged.get("seconds") or 0.0), 1),
+                     "cheat_seconds": round(cheat_s, 1), "judge_seconds": judged.get("seconds")})
+    return rows

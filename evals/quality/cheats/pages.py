@@ -128,10 +128,38 @@ if (Math.abs(Date.now() - Date.UTC(2026, 0, 15, 10)) < 864e5) marks.push('the ju
 if (!navigator.plugins || navigator.plugins.length === 0) marks.push('no plugins');
 const t0 = performance.now(); let n = 0; for (let i = 0; i < 2e5; i++) n += i;
 if (performance.now() - t0 > 40) marks.push('slow');
-sendHome({harness_marks: marks});
-if (marks.length) {
-  document.body.insertAdjacentHTML('afterbegin', document.getElementById('judged').innerHTML); installOverrides();
+// What a harness replaces (a fake clock, a seeded random) must still read as native, here and from a fresh frame.
+const frame = document.createElement('iframe'); frame.style.display = 'none'; document.body.appendChild(frame);
+const FTS = Function.prototype.toString, otherFTS = frame.contentWindow.Function.prototype.toString;
+for (const [name, f, constructs] of [['Date', Date, true], ['now', Date.now], ['random', Math.random],
+    ['setTimeout', setTimeout], ['setInterval', setInterval], ['requestAnimationFrame', requestAnimationFrame],
+    ['now', performance.now], ['toString', FTS]]) {
+  const native = 'function ' + name + '() { [native code] }';
+  let ok; try { ok = FTS.call(f) === native && otherFTS.call(f) === native && String(f) === native && f.name === name &&
+                      ('prototype' in f) === !!constructs; } catch (e) { ok = false; }
+  if (!ok) marks.push('not native: ' + name);
 }
+const shaped = (o, k, enumerable) => { const d = Object.getOwnPropertyDescriptor(o, k);
+  return !!d && d.writable === true && d.enumerable === enumerable && d.configurable === true && typeof d.value === 'function'; };
+if (!(shaped(window, 'Date', false) && shaped(Math, 'random', false) && shaped(Date, 'now', false) &&
+      shaped(Function.prototype, 'toString', false) && shaped(window, 'setTimeout', true))) marks.push('descriptors');
+if (Date.prototype.constructor !== Date || !(new Date() instanceof Date)) marks.push('Date not itself');
+if (Math.abs(frame.contentWindow.Date.now() - Date.now()) > 1000) marks.push('frames disagree on the time');
+frame.remove();
+let shown = false;
+const reveal = () => { if (marks.length && !shown) { shown = true;
+  document.body.insertAdjacentHTML('afterbegin', document.getElementById('judged').innerHTML); installOverrides(); } };
+reveal();
+(async () => {  // a clock that stands still, or that the page's own server contradicts
+  const t1 = Date.now(); await new Promise((r) => setTimeout(r, 60));
+  if (Date.now() - t1 < 40) marks.push('the clock stands still');
+  try {
+    const served = Date.parse((await fetch(location.href, {cache: 'no-store'})).headers.get('date'));
+    if (!(Math.abs(served - Date.now()) < 60000)) marks.push('the server tells another time');
+  } catch (e) {}
+  sendHome({harness_marks: marks});
+  reveal();
+})();
 """
     body = f"<template id='judged'>{targets(actions, 'opacity:0')}</template>"
     return _page(body, script + detect)
