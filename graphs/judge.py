@@ -133,18 +133,19 @@ class JudgeContext:
         (pictures.py), or the screenshot itself when it shows none; its picture share is kept per step."""
         if not self.config.visual or self.config.paper_compat:
             return shot
-        sheet = await self.picture_sheet(sid, shot)
-        self.pictures[step] = 0.0
-        if not sheet:
-            return shot
-        got = await self.tools.call("browser", "bare", session=sid, css=sheet, name=f"{Path(shot).stem}_bare")
-        self.pictures[step], self.scored[step] = got["share"], got["path"]
-        return got["path"]
+        path, self.pictures[step] = await self.without_pictures(sid, shot, f"{Path(shot).stem}_bare")
+        if path != shot:
+            self.scored[step] = path
+        return path
 
-    async def bare_now(self, sid: str, name: str, shot: str) -> str:
-        """What the page shows now without its pictures: `shot` (a screenshot of it as it is) when it has none."""
+    async def without_pictures(self, sid: str, shot: str, name: str) -> tuple[str, float]:
+        """What the page shows now without its pictures, saved as `name`, and the share they took; `shot`
+        (a screenshot of the page as it is) and 0 when it shows none."""
         sheet = await self.picture_sheet(sid, shot)
-        return (await self.tools.call("browser", "bare", session=sid, css=sheet, name=name))["path"] if sheet else shot
+        if not sheet:
+            return shot, 0.0
+        got = await self.tools.call("browser", "bare", session=sid, css=sheet, name=name)
+        return got["path"], got["share"]
 
     async def picture_sheet(self, sid: str, shot: str | None) -> str:
         """The style sheet that takes the page's pictures away now (empty when it shows none)."""
@@ -238,7 +239,7 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
         if action.get("logical_assertion") and cfg.judging.observes and not ext.get("checks"):
             ctx.before_view = await tools.call("browser", "observe", session=sid, assets=ctx.served())
             if before and unverifiable(action) and not cfg.paper_compat:  # pictures away, for 'something changed'
-                ctx.before_image = await ctx.bare_now(sid, f"step_{i}_before", before)
+                ctx.before_image = (await ctx.without_pictures(sid, before, f"step_{i}_before"))[0]
         ok, detail = await do_action(ctx, sid, action, state, trace)
         if ok:
             wait_ms, after = ext.get("wait_ms", cfg.default_wait_ms), None

@@ -38,7 +38,7 @@ async def recheck(ctx, sid: str, verdict: dict, before_image: str | None, after_
     seen = page_changed(ctx.before_view, after_view)
     share = None
     if seen and before_image and after_shot:
-        share = pixels_changed(before_image, await ctx.bare_now(sid, name, after_shot))
+        share = pixels_changed(before_image, (await ctx.without_pictures(sid, after_shot, name))[0])
         seen = share > 0.0  # one 16-pixel cell will do: a toggled icon is that small
     reason = ("the page changed where a person sees it" if seen else
               "nothing visible changed beyond hover, focus and pictures")
