@@ -19,14 +19,10 @@ def unverifiable(action: dict) -> bool:
         [c.kind for c in compile_sentence(sentence)] == ["changed"]
 
 
-# A change shows at a smaller step than words need to be read: a row tinted light grey when chosen.
-CHANGE_LEVEL = 6
-
-
 def pixels_changed(before: str, after: str) -> float:
     """The share of the viewport's cells that differ between two captures (1.0 when their sizes differ)."""
     a, b = rgb(before), rgb(after)
-    return 1.0 if a.shape != b.shape else cell_share(changed(a, b, CHANGE_LEVEL))
+    return 1.0 if a.shape != b.shape else cell_share(changed(a, b))
 
 
 async def recheck(ctx, sid: str, verdict: dict, before_image: str | None, after_shot: str | None, name: str) -> dict:

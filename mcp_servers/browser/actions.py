@@ -251,7 +251,7 @@ async def bare(s: Session, css: str, name: str) -> dict:
     graphs/pictures.py), saved as `name`.png; with the share of the viewport's pixels it changed."""
     if not SAFE_NAME.match(name):
         raise SessionError(f"capture name {name!r} must be letters, digits, '_', '-' or '.'")
-    first, veiled, _, _, _ = await _bounded(veil.with_and_without(s, css), 20, "bare capture")
+    first, (veiled,), _, _ = await _bounded(veil.with_and_without(s, [css]), 20, "bare capture")
     path = s.shots_dir / f"{name}.png"
     await asyncio.to_thread(Image.fromarray(veiled.astype("uint8")).save, path, compress_level=1)
     return {"path": str(path), "share": cell_share(changed(first, veiled))}

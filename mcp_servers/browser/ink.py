@@ -93,13 +93,42 @@ def _overlaps(box: tuple, boxes: list) -> bool:
     return any(bx < x + w and x < bx + bw and by < y + h and y < by + bh for bx, by, bw, bh in boxes)
 
 
+def _stacked(a: dict, b: dict) -> bool:
+    """Whether two texts' boxes lie over each other (more than a quarter of the smaller one), as the
+    panels of tabs do: taking both inks away at once would credit the one below with the one on top."""
+    for ax, ay, aw, ah in a["ink"]:
+        for bx, by, bw, bh in b["ink"]:
+            w, h = min(ax + aw, bx + bw) - max(ax, bx), min(ay + ah, by + bh) - max(ay, by)
+            if w > 0 and h > 0 and w * h > 0.25 * min(aw * ah, bw * bh):
+                return True
+    return False
+
+
+def _layers(items: list[dict]) -> list[list[int]]:
+    """The candidates in groups of which no two lie over each other: one capture takes a group's ink away."""
+    groups: list[list[int]] = []
+    for i, it in enumerate(items):
+        home = next((g for g in groups if not any(_stacked(it, items[j]) for j in g)), None)
+        if home is None:
+            groups.append(home := [])
+        home.append(i)
+    return groups
+
+
+def _sheet(items: list[dict]) -> str:
+    clipped = [it["p"] for it in items if it.get("clip")]
+    return ",\n".join(it["p"] for it in items) + " { " + NO_INK + " }" + \
+        (",\n".join(clipped) + " { " + UNCLIP + " }" if clipped else "")
+
+
 async def seen(session, items: list[dict], scroll: tuple[float, float], live: list) -> list[bool | None]:
     """For each candidate {"p": selector, "ink": [[x, y, w, h], ...]}: True when taking its ink away
     changes the pixels there, False when nothing changes, None when the region moved by itself.
 
-    `live` are the boxes of what may move without a DOM change (canvases, videos, frames, images):
-    only where one lies in the region, or the DOM changed meanwhile, is a third capture needed to
-    tell the page's own motion from the ink. The verdicts of an unchanged page are remembered."""
+    Texts that lie over each other lose their ink in separate captures. `live` are the boxes of what
+    may move without a DOM change (canvases, videos, frames, images): only where one lies in the
+    region, or the DOM changed meanwhile, is a third capture needed to tell the page's own motion from
+    the ink. The verdicts of an unchanged page are remembered."""
     if not items:
         return []
     box = _union(items)
@@ -107,14 +136,17 @@ async def seen(session, items: list[dict], scroll: tuple[float, float], live: li
     still, memo = not _overlaps(box, live), session.ink_memo
     if still and memo is not None and memo[0] == (key, await world.call(session, ACTIVITY)):
         return memo[1]
-    clipped = [it["p"] for it in items if it.get("clip")]
-    css = ",\n".join(it["p"] for it in items) + " { " + NO_INK + " }" + \
-        (",\n".join(clipped) + " { " + UNCLIP + " }" if clipped else "")
-    first, bare, again, before, _ = await with_and_without(session, css, box, scroll, again=not still)
+    groups = _layers(items)
+    first, bare, again, before = await with_and_without(session, [_sheet([items[i] for i in g]) for g in groups],
+                                                        box, scroll, again=not still)
     k = first.shape[1] / box[2]  # device pixels per CSS pixel
-    gone, moved = changed(first, bare), changed(first, again) if again is not None else None
-    out = [None if moved is not None and _verdict(moved, it["ink"], box, k) else _verdict(gone, it["ink"], box, k)
-           for it in items]
+    moved = changed(first, again) if again is not None else None
+    out: list[bool | None] = [None] * len(items)
+    for g, veiled in zip(groups, bare):
+        gone = changed(first, veiled)
+        for i in g:
+            ink = items[i]["ink"]
+            out[i] = None if moved is not None and _verdict(moved, ink, box, k) else _verdict(gone, ink, box, k)
     session.ink_memo = ((key, before), out)
     return out
 

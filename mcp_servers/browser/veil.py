@@ -42,22 +42,24 @@ def _last_shot(session, activity, box) -> np.ndarray | None:
     return part if part.shape[:2] == (h, w) else None
 
 
-async def with_and_without(session, css: str, box=None, scroll=(0, 0), again: bool = False):
-    """Captures of `box` as the page is, with `css` laid over it, and (with `again`) as it is once more:
-    (first, veiled, again or None, the page's activity before, its activity after). Animations are held
-    still meanwhile, as for a screenshot."""
+async def with_and_without(session, sheets: list[str], box=None, scroll=(0, 0), again: bool = False):
+    """Captures of `box` as the page is, with each of `sheets` laid over it in turn, and (with `again`,
+    or when the DOM changed meanwhile) as it is once more: (first, [veiled, ...], again or None, the
+    page's activity before). Animations are held still meanwhile, as for a screenshot."""
     before = await world.call(session, PREPARE)
     try:
         first = _last_shot(session, before, box) if not again else None
         if first is None:
             first = await capture(session, box, scroll)
-        await world.call(session, VEIL, css)
-        try:
-            veiled = await capture(session, box, scroll)
-        finally:
-            await world.call(session, UNVEIL)
+        veiled = []
+        for css in sheets:
+            await world.call(session, VEIL, css)
+            try:
+                veiled.append(await capture(session, box, scroll))
+            finally:
+                await world.call(session, UNVEIL)
         after = await world.call(session, ACTIVITY)
         third = await capture(session, box, scroll) if again or after != before else None
     finally:
         await world.call(session, RESTORE)
-    return first, veiled, third, before, after
+    return first, veiled, third, before
