@@ -6,9 +6,10 @@ a cover, a colour matching the picture behind, a box scaled to nothing), the wor
 as they are when we take their ink away; and a glyph that overflows a box of no height still changes
 them. So no list of CSS tricks decides, the pixels do: capture the texts' region, lay a style sheet
 over the page that makes just those texts' ink transparent (ink only: their boxes, backgrounds and
-borders stay), capture again, lift it, capture a third time. A text is seen when enough of its
-pixels changed by enough, and undecided (None) when its region changed by itself between the first
-and the third capture (a ticking clock, a video): the caller falls back on the page's styles there.
+borders stay), capture again, lift it. A text is seen when enough of its pixels changed by enough
+(imaging.LEVEL). Where something that moves by itself lies in the region (a ticking clock, a video),
+a third capture tells its motion apart, and a text whose region moved is undecided (None): the
+caller falls back on the page's styles there. Fields' values are tested the same way.
 """
 from __future__ import annotations
 
