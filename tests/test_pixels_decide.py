@@ -66,6 +66,25 @@ async def test_words_count_where_taking_their_ink_away_changes_pixels(look):
     assert verdicts == [True] * len(SHOWN) + [False] * len(HIDDEN)
 
 
+
+DIALOGS = """<!doctype html><body style="margin:0;font:16px sans-serif">
+<div role="dialog">Saved for later</div>
+<div role="dialog" style="-webkit-text-fill-color:transparent">Ghost dialog</div>
+<div class="modal" style="position:fixed;top:200px;filter:opacity(0)">Hidden modal</div>
+<div role="dialog" aria-label="bare"><span style="display:inline-block;width:40px;height:40px;background:#345"></span></div>
+<button class="active">Shown tab</button><button class="active" style="clip-path:polygon(0 0,1px 0,1px 1px)">Clipped tab</button>
+</body>"""
+
+
+async def test_dialogs_and_selected_elements_show_where_their_words_do(tmp_path):
+    (tmp_path / "index.html").write_text(DIALOGS)
+    async with BrowserHub() as hub:
+        s = await hub.open(str(tmp_path / "index.html"), width=700, height=500)
+        view = await actions.observe(s)
+    # a dialog whose words nobody sees is no dialog; one without words is judged by its styles
+    assert view["dialogs"] == ["Saved for later", ""]
+    assert view["states"] == ["Shown tab"]
+
 PICTURES = {
     "pseudo_background": "<style>body::before{content:'';position:fixed;inset:0;background:url(look.png) 0 0/100% 100%}"
                          "</style><p>Reviews</p>",

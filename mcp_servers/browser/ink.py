@@ -155,10 +155,15 @@ async def seen(session, items: list[dict], scroll: tuple[float, float], live: li
 async def keep_seen(session, view: dict, scroll: tuple[float, float], live: list) -> dict:
     """The view as a person sees it: the texts in the viewport whose ink changes pixels (styles decide
     where the region moved by itself) and those outside it that the styles show; a field's value only
-    where it shows. Pixel fields dropped."""
+    where it shows; a selected element or a dialog holding words only where one of them shows (one
+    without words, where its styles show it). Pixel fields dropped."""
     tested = [t for t in view["texts"] + view["fields"] if t.get("ink")]
     verdicts = dict(zip(map(id, tested), await seen(session, tested, scroll, live)))
     shows = lambda t: t.get("css", True) if verdicts.get(id(t)) is None else verdicts[id(t)]  # noqa: E731
     bare = lambda t: {k: v for k, v in t.items() if k not in ("ink", "p", "css", "clip")}  # noqa: E731
-    return {**view, "texts": [bare(t) for t in view["texts"] if shows(t)],
-            "fields": [bare(f) if shows(f) else {**bare(f), "value": ""} for f in view["fields"]]}
+    texts = view["texts"]
+    held = lambda box: not box["words"] or any(shows(texts[i]) for i in box["i"])  # noqa: E731
+    return {**view, "texts": [bare(t) for t in texts if shows(t)],
+            "fields": [bare(f) if shows(f) else {**bare(f), "value": ""} for f in view["fields"]],
+            "states": [s["t"] for s in view["states"] if held(s)],
+            "dialogs": list(dict.fromkeys(d["t"] for d in view["dialogs"] if held(d)))}

@@ -163,14 +163,19 @@ OBSERVE = """
   const ITEM = 'li,tr,[role=listitem],[role=row],[role=option],[role=treeitem],[role=article],article';
   const lists = new Map(), idOf = (m, k) => { if (!m.has(k)) m.set(k, m.size); return m.get(k); };
   let hash = 0; const mix = (s) => { for (let i = 0; i < s.length; i++) hash = (Math.imul(hash, 31) + s.charCodeAt(i)) | 0; };
-  const texts = [];
-  for (const el of holders()) {
+  const texts = [], held = [], all = holders();
+  // A state or dialog holding words shows where one of them shows (the pixels decide, in keep_seen);
+  // `words` counts those a person cannot see too.
+  const holds = (box) => ({i: held.map((e, i) => box.contains(e) ? i : -1).filter((i) => i >= 0),
+                           words: all.some((e) => box.contains(e))});
+  for (const el of all) {
     const shows = painted(el), r = el.getBoundingClientRect();
     const calm = !el.matches(':hover') && !el.matches(':focus-within');
     if (shows && calm) { const cs = getComputedStyle(el); mix([cs.color, cs.backgroundColor, cs.fontWeight, cs.textDecorationLine, cs.opacity].join('|')); }
     // In the viewport the pixels decide (ink.py); below the fold, the styles.
     const pixels = inView(r) ? inkOf(el) : null;
     if (!pixels && !(shows && uncovered(el))) continue;
+    held.push(el);
     const item = el.closest(ITEM), cs = getComputedStyle(el);
     const ctl = el.closest(CONTROL + ',input,textarea');
     const pseudo = (w) => { const c = getComputedStyle(el, w).content;
@@ -204,9 +209,11 @@ OBSERVE = """
   }
   const STATE = 'input:checked,[aria-selected=true],[aria-pressed=true],[aria-checked=true],[aria-current]:not([aria-current=false]),' +
                 '.active,.selected,.current,.checked,.is-active,.is-selected,.on,option:checked';
-  const states = Array.from(document.querySelectorAll(STATE)).filter((el) => el.tagName === 'OPTION' || el.tagName === 'INPUT' || painted(el))
-    .map((el) => flat(el.innerText || el.textContent || el.getAttribute('aria-label') ||
-                      (el.labels && el.labels.length ? el.labels[0].innerText : '') || el.value || '').slice(0, 160));
+  const field = (el) => el.tagName === 'OPTION' || el.tagName === 'INPUT';
+  const states = Array.from(document.querySelectorAll(STATE)).filter((el) => field(el) || painted(el))
+    .map((el) => ({t: flat(el.innerText || el.textContent || el.getAttribute('aria-label') ||
+                           (el.labels && el.labels.length ? el.labels[0].innerText : '') || el.value || '').slice(0, 160),
+                   ...(field(el) ? {i: [], words: false} : holds(el))}));
   const DIALOG = '[role=dialog],[role=alertdialog],dialog[open],[aria-modal=true]';
   const dialogs = Array.from(document.querySelectorAll(DIALOG + ',body *')).filter((el) => {
     if (el.matches(DIALOG)) return painted(el);
@@ -214,7 +221,7 @@ OBSERVE = """
     const pos = getComputedStyle(el).position;
     return /modal|dialog|popup|popover|overlay|drawer|lightbox|toast|dropdown/.test(words) &&
            (pos === 'fixed' || pos === 'absolute') && painted(el);
-  }).map((el) => flat(el.innerText).slice(0, 160));
+  }).map((el) => ({t: flat(el.innerText).slice(0, 160), ...holds(el)}));
   const media = Array.from(document.querySelectorAll('img')).filter((i) => painted(i) && ownImage(i))
     .map((i) => i.currentSrc || i.src);
   const styleHash = hash; hash = 0;
@@ -226,7 +233,7 @@ OBSERVE = """
   const act = document.activeElement && document.activeElement !== document.body ? document.activeElement : null;
   const focus = act ? flat(act.innerText || act.getAttribute('aria-label') || act.value ||
                            (act.labels && act.labels.length ? act.labels[0].innerText : '')).slice(0, 160) : null;
-  return {url: location.href, focus, texts, fields, states, dialogs: Array.from(new Set(dialogs)), media, style: styleHash, canvas: hash,
+  return {url: location.href, focus, texts, fields, states, dialogs, media, style: styleHash, canvas: hash,
           scroll: [scrollX, scrollY], live: liveBoxes()};
 }
 """
