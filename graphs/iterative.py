@@ -189,7 +189,7 @@ async def _execute(ctx: IterContext, name: str, args: dict, drafts: list, turn: 
             await t.call("browser", "close", session=opened["session"])
         v = await t.call("metrics", "compare", reference=ctx.frames[k], candidate=shot["path"],
                          metrics=["ocr", "feature", "structural"])
-        return json.dumps({m: round(x["value"], 4) for m, x in v.items()}), None, False
+        return json.dumps({m: None if x["value"] is None else round(x["value"], 4) for m, x in v.items()}), None, False
     if name == "replay":
         return await _replay(ctx, drafts), None, False
     if name == "finish":

@@ -331,6 +331,29 @@ def test_chance_correction_puts_a_blank_page_at_zero_and_keeps_the_raw_values(re
 
 
 
+def test_a_checkpoint_without_readable_words_gives_ocr_no_say(models: MetricModels) -> None:
+    """A dark page of shapes: OCR reads nothing on it and nothing on a blank page, so it cannot tell
+    them apart. It has no say there (None), never 1.0 to the blank page; the other metrics decide."""
+    from PIL import ImageDraw
+
+    from evals.judging.scoring import hvs, lvs, vfs
+
+    dark = Image.new("RGB", (320, 240), (24, 28, 40))
+    draw = ImageDraw.Draw(dark)
+    draw.rectangle((20, 20, 150, 110), fill=(200, 60, 60))
+    draw.ellipse((180, 120, 300, 220), fill=(60, 160, 220))
+    names = ["ocr", "feature", "structural"]
+    blank = compare(dark, Image.new("RGB", dark.size, "white"), names, models, floor=True)
+    same = compare(dark, dark.copy(), names, models, floor=True)
+    assert blank["ocr"].value is None and blank["ocr"].detail["raw"] == 1.0 == blank["ocr"].detail["blank_floor"]
+    assert same["ocr"].value is None
+    as_checkpoint = lambda values: [{"metrics": {m: v.value for m, v in values.items()}}]  # noqa: E731
+    assert vfs(lvs(as_checkpoint(blank), names[:2]), hvs(as_checkpoint(blank), "structural")) == 0.0
+    assert lvs(as_checkpoint(same), names[:2]) == pytest.approx(1.0)  # the feature metric alone decides
+    worded = [{"metrics": {"ocr": 0.5, "feature": 1.0}}, {"metrics": {"ocr": None, "feature": 0.0}}]
+    assert lvs(worded, ["ocr", "feature"]) == 0.5  # OCR's say is the worded checkpoint's: (0.5 + 0.5) / 2
+
+
 def test_tesseract_thread_limit_stays_while_any_call_is_in_flight():
     """OMP_THREAD_LIMIT is set around Tesseract calls, which run in parallel threads: the first call to
     finish must not remove it under another call still starting Tesseract (a KeyError in Popen)."""

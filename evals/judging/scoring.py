@@ -10,7 +10,9 @@ Offline profile choices, written down here because every result names them:
 - Chance correction (offline and hybrid; not paper): each similarity is rescaled per checkpoint as
   (raw - floor) / (1 - floor), floor being what a blank white page of the task's size gets against
   that checkpoint, so "nothing" scores 0 instead of a third of the way up; raw values stay in each
-  checkpoint's `raw` (`mcp_servers.metrics.compare.chance_corrected`).
+  checkpoint's `raw` (`mcp_servers.metrics.compare.chance_corrected`). Where a blank page already
+  gets 1 (OCR reads no words in the checkpoint: a dark, pictorial or text-free page) the metric has
+  no say in that checkpoint (null) and the others decide; it never hands a blank page 1.0.
 - Screenshots scored: the initial page plus each reached action with a visual flag.
 """
 from __future__ import annotations
@@ -48,16 +50,23 @@ def final(ifs_: float, vfs_: float) -> float:
     return 0.7 * ifs_ + 0.3 * vfs_
 
 
+def _mean_with_say(checkpoints: list[dict], metric: str) -> float | None:
+    """A metric's mean over the screenshots where it has a say (None: it has none anywhere)."""
+    said = [c["metrics"][metric] for c in checkpoints if c["metrics"].get(metric) is not None]
+    return fmean(said) if said else None
+
+
 def lvs(checkpoints: list[dict], metrics: list[str]) -> float:
-    """Mean over metrics of each metric's mean over the scored screenshots (0 if none)."""
-    if not checkpoints or not metrics:
-        return 0.0
-    return fmean(fmean(c["metrics"][m] for c in checkpoints) for m in metrics)
+    """Mean over metrics of each metric's mean over the scored screenshots where it has a say (a
+    chance-corrected metric has none where a blank page scores as high); 0 if none has a say."""
+    means = [m for m in (_mean_with_say(checkpoints, x) for x in metrics) if m is not None]
+    return fmean(means) if means else 0.0
 
 
 def hvs(checkpoints: list[dict], metric: str) -> float:
-    """Mean of the high-level metric over the scored screenshots (0 if none)."""
-    return fmean(c["metrics"][metric] for c in checkpoints) if checkpoints else 0.0
+    """Mean of the high-level metric over the scored screenshots where it has a say (0 if none)."""
+    mean = _mean_with_say(checkpoints, metric)
+    return 0.0 if mean is None else mean
 
 
 def score_judgement(j: dict) -> Scores:

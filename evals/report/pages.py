@@ -255,7 +255,7 @@ def _assertion(a: dict) -> str:
 def _compare(cp: dict, backends: dict, roles: dict) -> str:
     fig = lambda src, cap: (f'<figure style="margin:0"><img src="../../{escape(src)}" alt="{cap}"><figcaption>{cap}</figcaption></figure>'  # noqa: E731
                             if src else f'<div class="note">{cap}: image missing</div>')
-    rows = [f'<tr><td><code>{escape(m)}</code></td><td>{escape(roles.get(m, ""))}</td><td class="n">{v:.4f}</td>'
+    rows = [f'<tr><td><code>{escape(m)}</code></td><td>{escape(roles.get(m, ""))}</td><td class="n">{"no say" if v is None else f"{v:.4f}"}</td>'
             f'<td class="mono">{escape(backends.get(m, "?"))}</td></tr>' for m, v in sorted((cp.get("metrics") or {}).items())]
     step = cp.get("step")
     return (f'<div class="compare">{fig(cp.get("ref"), f"Reference, step {step}")}'

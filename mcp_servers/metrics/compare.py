@@ -276,13 +276,17 @@ register_metric("lpips", lambda p: p.lpips, kind="distance", needs_setup=True, d
 
 
 def chance_corrected(value: MetricValue, floor: float) -> MetricValue:
-    """A similarity rescaled so that what a blank page gets (`floor`) becomes 0 and 1 stays 1;
-    the raw value and the floor are kept in the detail."""
+    """A similarity rescaled so that what a blank page gets (`floor`) becomes 0 and 1 stays 1; the raw
+    value and the floor are kept in the detail. Where a blank page already scores 1 (OCR on a checkpoint
+    with no words it can read, a dark or pictorial page) the metric cannot tell a page from nothing:
+    it has no say there (None), and the checkpoint is scored on the other metrics."""
     raw = value.value
-    if raw >= 1.0:
+    if floor >= 1.0:
+        corrected = None
+    elif raw >= 1.0:
         corrected = 1.0
     else:
-        corrected = max(0.0, (raw - floor) / (1.0 - floor)) if floor < 1.0 else 0.0
+        corrected = max(0.0, (raw - floor) / (1.0 - floor))
     return value.model_copy(update={"value": corrected, "detail": {**value.detail, "raw": raw, "blank_floor": floor}})
 
 

@@ -15,7 +15,7 @@ class MetricValue(BaseModel):
     """One metric result and what produced it."""
 
     name: str
-    value: float
+    value: float | None  # None: the metric has no say here (chance_corrected: a blank page scores as high)
     backend: str
     version: str
     detail: dict[str, Any] = Field(default_factory=dict)
