@@ -125,3 +125,21 @@ def test_cli_reports_every_variant_without_a_traceback(corrupted):
         assert out.returncode == 1, (name, out.stdout, out.stderr)
         assert "Traceback" not in out.stderr + out.stdout, (name, out.stderr)
         assert str(s) in out.stdout, (name, out.stdout)
+
+
+def test_validate_warns_about_a_sentence_the_words_cannot_decide(tmp_path):
+    """A valid suite passes; an assertion with nothing to decide in its words (and no checks) is named
+    in a warning, while a worded one with a quoted text is not."""
+    s = one_task_suite(tmp_path)
+    rows = _rows(s)
+    for a in rows[0]["action_sequence"]:
+        a.pop("iwr", None)
+    rows[0]["action_sequence"][0]["logical_assertion"] = "The big picture changes to the next one"
+    rows[0]["action_sequence"][1]["logical_assertion"] = "The list shows 'Buy milk'"
+    _set_rows(s, rows)
+    out = subprocess.run([sys.executable, "-m", "evals.cli", "tasks", "validate", str(s)],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip().endswith("ok"), out
+    warned = [w for w in out.stderr.splitlines() if w.startswith("warning:")]
+    assert any("action 1:" in w and "The big picture" in w for w in warned), out.stderr
+    assert not any("action 2:" in w for w in warned), out.stderr

@@ -36,7 +36,8 @@ def task_or_exit(path: Path, task_id: str):
 
 @tasks_app.command()
 def validate(path: Path = typer.Argument(BUNDLED_SUITE, help="a data.jsonl or the folder holding it")):
-    """Check a suite (schema, files, checkpoints); print every problem; exit 1 if any.
+    """Check a suite (schema, files, checkpoints); print every problem; exit 1 if any. Warn (without
+    failing) about each assertion whose words alone decide nothing: a judge must read it from the recording.
 
     Example:
       iwr tasks validate tasks/suite
@@ -49,7 +50,19 @@ def validate(path: Path = typer.Argument(BUNDLED_SUITE, help="a data.jsonl or th
     if problems:
         typer.echo(f"{len(problems)} problem(s)", err=True)
         raise typer.Exit(1)
+    for w in undecidable_sentences(suite_or_exit(path)):
+        typer.echo(w, err=True)
     typer.echo("ok")
+
+
+def undecidable_sentences(suite) -> list[str]:
+    """A warning for each logical assertion with nothing the words alone decide (and no checks)."""
+    from graphs.visible_change import unverifiable
+
+    return [f"warning: task {t.id} action {i}: the words alone cannot decide {a.logical_assertion!r} "
+            f"(quote the text a person would look for, or say what and how many)"
+            for t in suite.tasks for i, a in enumerate(t.record.action_sequence, 1)
+            if unverifiable(a.model_dump(exclude_none=True))]
 
 
 @tasks_app.command("list")
