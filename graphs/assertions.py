@@ -14,6 +14,7 @@ from collections import Counter
 
 from agents.toolbox import Toolbox
 from graphs.description import type_text_of
+from graphs.element_match import hue_fits
 from graphs.sentences import Claim, compile_sentence
 
 
@@ -147,19 +148,32 @@ def _numbered_alike(low: int, high: int, view: dict) -> tuple[bool, str]:
     return ok, f"{low}..{high} {'alike' if len(inside) == 1 else 'differ'}, others {'differ' if not inside & outside else 'alike'}"
 
 
-def _styled(qs: tuple[str, ...], before: dict, after: dict) -> tuple[bool, str]:
-    """'X turns red': a place showing X is painted differently now (unquoted: any text is)."""
+def _styled(qs: tuple[str, ...], before: dict, after: dict, colour: str | None = None) -> tuple[bool, str]:
+    """'X turns red': a place showing X is painted differently now (unquoted: any text is); a named
+    colour must be its ink's, its background's or its border's."""
     def looks(view: dict) -> Counter:
         return Counter((t["t"], t.get("s")) for t in view.get("texts", [])
                        if not qs or any(_pattern(q).search(_flat(t["t"])) for q in qs))
     b, a = looks(before), looks(after)
-    changed = bool(a - b) and bool(a)
-    return changed, f"{sum(a.values())} place(s), restyled: {changed}"
+    restyled = a - b
+    if colour:
+        restyled = Counter({k: v for k, v in restyled.items()
+                            if any(hue_fits(colour, c) for c in (k[1] or "").split("|")[:4] if c)})
+    changed = bool(restyled) and bool(a)
+    return changed, f"{sum(a.values())} place(s), restyled{' ' + colour if colour else ''}: {changed}"
 
 
-def _count(n: int, noun: str, before: dict, after: dict) -> tuple[bool, str]:
+def _count(n: int, noun: str, before: dict, after: dict, names: tuple[str, ...] = ()) -> tuple[bool, str]:
     """'4 tasks are left', 'the log holds 1 entry': a list of n items, or n shown by the noun; else n
-    newly shown, else the page changed at all (what an annotator counts is often not a list)."""
+    newly shown, else the page changed at all (what an annotator counts is often not a list). With the
+    names ('two are shown: A and B'), each is shown and a list holding them has n items."""
+    if names:
+        missing = [q for q in names if occurrences(after, q) == 0]
+        pats = [_pattern(q) for q in names]
+        holding = {lid: len({t["item"] for t in ts}) for lid, ts in _items(after).items()
+                   if any(p.search(_flat(t["t"])) for t in ts for p in pats)}
+        ok = not missing and (not holding or n in holding.values())
+        return ok, f"missing {missing}; lists holding them have {sorted(holding.values())[:4]} item(s)"
     sizes = lambda v: sorted(len({t["item"] for t in ts}) for ts in _items(v).values())  # noqa: E731
     stem = re.escape(noun.rstrip("s")[:5])
     near = re.compile(rf"(?<![\d.]){n}\s+(?:[a-z0-9-]+\s+){{0,2}}{stem}|{stem}[a-z]*\W{{1,3}}{n}(?![\d.])|\({n}\)")
@@ -216,7 +230,7 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
     if k == "checked":
         return _checked(qs, not claim.negated, before, after)
     if k == "count":
-        return _count(claim.number, qs[0], before, after)
+        return _count(claim.number, qs[0], before, after, qs[1:])
     if k == "selected" and claim.exclusive and all(_stands_out(after, q) is not None for q in qs):
         ok = all(_stands_out(after, q) for q in qs)
         return ok, "only it looks chosen" if ok else "it looks like its peers, or they unlike each other"
@@ -232,7 +246,7 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
         ok = bool(hits) and all(t.get("off") == claim.negated for t in hits)
         return ok, f"{len(hits)} control(s) so named, disabled: {[t.get('off') for t in hits][:4]}"
     if k == "styled":
-        return _styled(qs, before, after)
+        return _styled(qs, before, after, claim.colour)
     if k == "reads":
         return _reads(qs[0], qs[1], claim.fresh, before, after)
     if k == "range":

@@ -28,9 +28,20 @@ SELECTED = r"\b(selected|chosen|active|highlighted|current|pressed)\b"
 EMPTY = r"\b(?:is|are|becomes?|now) (?:now )?(empty|cleared|blank)\b|\b(?:clears|cleared)\b"
 COUNT = (r"\b(\d+|" + "|".join(NUMBERS) + r")\s+(?:[a-z-]+\s+)?(items?|results?|cards?|rows?|tasks?|entries|entry|"
          r"products?|todos?|tiles?|songs?|tracks?|messages?|notes?|files?|books?|flights?|reviews?|events?|"
-         r"people|users?|comments?|options?|days?|boxes|box|questions?|answers?|photos?|images?|pictures?)\b(?!\s*Q)")
+         r"people|users?|comments?|options?|days?|boxes|box|questions?|answers?|photos?|images?|pictures?|"
+         r"[a-z]{3,}s)\b(?!\s*Q)")
 STYLED = (r"\b(?:turns?|becomes?|goes|is now|are now|changes? to|lights? up|is|are)\s+(?:dark |light |bright |pale )?"
           r"(red|green|blue|yellow|orange|purple|pink|grey|gray|white|black|bold|coloured|colored|filled)\b")
+HUES = ("red", "green", "blue", "yellow", "orange", "purple", "pink", "grey", "gray", "white", "black")
+# A list of names a person writes without quotes: 'Tomato soup, Pea soup and Chicken noodle'. Each name
+# starts with a capital (or is a number) and runs on in lower-case words that are no verbs or links.
+LINK = (r"(?:is|are|was|were|and|or|but|the|a|an|now|still|to|in|on|of|with|at|for|left|remain|remains|"
+        r"shown|listed|appear|appears|stay|stays|only|both)")
+NAME = rf"(?:[A-Z][\w'&-]*|\d[\w'-]*)(?:\s+(?!{LINK}\b)[a-z][\w'&-]*){{0,3}}"
+NAME_LIST = re.compile(rf"(?<![\w'])({NAME})((?:,\s*{NAME})*,?\s+(?:and|or)\s+{NAME})(?![\w'])")
+AFTER_COLON = re.compile(rf"(?<!\d):\s+((?=[A-Z]){NAME})(?=\s*(?:[.;]|$))")
+# A reading written out: an amount, a percentage, a time, a decimal ('62.5%', '$4.50', '00:00:00').
+READING = r"(?<![\w.$:])(-?\$?\d+(?:[.,:]\d+)+%?|-?\$?\d+%|\$\d+)(?![\w%])"
 ENABLED = r"\b(?:becomes?|is|are|gets?|turns?)\s+(?:now\s+)?(clickable|enabled|active|available|usable)\b"
 DISABLED = r"\b(greyed out|grayed out|disabled|not clickable|unclickable|inactive|dimmed)\b"
 NONE_CHECKED = (r"\bno (?:answer|option|choice|box|item|radio|checkbox)e?s? (?:is |are )?(?:picked|selected|checked|chosen|ticked)\b|"
@@ -42,7 +53,8 @@ NOTHING = (r"\bnothing (?:happens|changes|is placed|is added|is removed|moves|el
 NUMBERED = r"\b[a-z]+?s? (\d+) (?:to|through|-) (\d+) (?:are|is|turn|become|look|light up|are now)\b"
 LAST = r"\bthe last (?:[a-z-]+ ){0,2}(?:is|reads|shows|says) (?:now )?(\d+)\b"
 READS = (r"\b([a-z]+)\s+(?:now\s+|still\s+)?(?:reads|shows|is|becomes|says|displays|stays at|is back to|goes to|"
-         r"changes to|goes back to|drops to|rises to)\s+(?:back to\s+|at\s+|now\s+)?(-?\$?\d[\d.,]*%?)(?![\w.])")
+         r"changes to|goes back to|drops to|rises to|goes up to|goes down to|climbs to|falls to|increases to|"
+         r"decreases to|holds|counts)\s+(?:back to\s+|at\s+|now\s+)?(-?\$?\d(?:[\d.,]|:\d)*%?)(?![\w.])")
 STOP_LABELS = {"it", "there", "that", "this", "which", "what", "box", "row", "column", "step", "tile", "day", "circle"}
 STILL = r"\b(still|remains?|stays?|unchanged|no change|does not change|doesn't change|keeps?)\b"
 # "The display shows '7'" is not made true by the label of the 7 key: text inside controls does not count.
@@ -62,6 +74,28 @@ class Claim:
     display: bool = False  # shown: text inside buttons and other controls does not count
     number: int | None = None
     exclusive: bool = False  # selected: only this one looks chosen
+    colour: str | None = None  # styled: the colour it turns
+
+
+def quote_names(sentence: str) -> str:
+    """The sentence with its unquoted lists of names quoted, as a careful annotator would have:
+    "Only three cans are left: Tomato soup, Pea soup and Chicken noodle" names three texts. A list
+    counts when it follows a colon or holds three or more names, or when its names are capitalised
+    past the sentence's first word; a single name counts after a colon."""
+    out, last = [], 0
+    for m in NAME_LIST.finditer(sentence):
+        names = [n.strip() for n in re.split(r",\s*|\s+(?:and|or)\s+", m.group(0)) if n.strip()]
+        colon = sentence[:m.start()].rstrip().endswith(":")
+        capital = [n for n in names if n[0].isupper() or n[0].isdigit()]
+        inner = m.start() > 0 and len(capital) == len(names)
+        if any(QUOTE_RE.search(n) for n in names) or not (colon or len(names) >= 3 or inner) or \
+                all(n.isdigit() for n in names) or any(len(n) == 1 and n not in "AIXO" for n in names):
+            continue
+        joined = ", ".join(f"'{n}'" for n in names[:-1]) + f" and '{names[-1]}'"
+        out.append(sentence[last:m.start()] + joined)
+        last = m.end()
+    text = "".join(out) + sentence[last:]
+    return AFTER_COLON.sub(lambda m: f": '{m.group(1)}'", text)
 
 
 def _clauses(masked: str) -> list[str]:
@@ -81,7 +115,7 @@ def _clauses(masked: str) -> list[str]:
     return [c.strip() for c in out if c.strip()]
 
 
-def _side_claims(low: str, quoted_texts: bool) -> list[Claim]:
+def _side_claims(low: str, names: tuple[str, ...]) -> list[Claim]:
     """Claims a clause makes besides what it says of its quoted texts: none checked, a numbered run,
     a count, a number read next to a word."""
     out = []
@@ -99,22 +133,26 @@ def _side_claims(low: str, quoted_texts: bool) -> list[Claim]:
     if m and not out:
         out.append(Claim("range", (m.group(1),)))  # "the last day box is 30": a run that ends there
     m = re.search(COUNT, low)
-    said = m and (re.search(r"\b(there (?:are|is)|holds?|has|have|shows?|lists?|with|contains?|now|only)\s+(?:[a-z]+\s+)?$",
+    said = m and (re.search(r"\b(there (?:are|is)|holds?|has|have|shows?|lists?|with|contains?|now|only|leaving|leaves)\s+"
+                            r"(?:[a-z]+\s+)?$",
                             low[:m.start()]) or re.match(r"\s*(?:are|is)?\s*(?:left|listed|shown|remaining|displayed|remain)\b",
                                                          low[m.end():]))
-    if said and not quoted_texts and not out:
+    if said and not out:  # with names, the list holding them has that many: "Two products are shown: 'A', 'B'"
         n = m.group(1)
-        out.append(Claim("count", (m.group(2),), number=int(n) if n.isdigit() else NUMBERS[n]))
+        out.append(Claim("count", (m.group(2), *names), number=int(n) if n.isdigit() else NUMBERS[n]))
     m = re.search(READS, low)
-    if m and not quoted_texts and m.group(1) not in STOP_LABELS:
+    if m and not names and m.group(1) not in STOP_LABELS:
         out.append(Claim("reads", (m.group(1), m.group(2)), fresh=not re.search(STILL, low)))
+    read = {c.texts[1] for c in out if c.kind == "reads"}
+    out += [Claim("shown", (r,), fresh=not re.search(STILL, low), display=True)
+            for r in dict.fromkeys(re.findall(READING, low)) if r not in read and not names]
     return out
 
 
 def _clause_claims(clause: str, quotes: list[str], typed: str | None) -> list[Claim]:
     qs = tuple(quotes[int(n)] for n in re.findall(r"Q(\d+)Q", clause))
     low = re.sub(r"Q\d+Q", " Q ", clause.lower())
-    return _main_claims(low, qs, typed) + _side_claims(low, bool(qs))
+    return _main_claims(low, qs, typed) + _side_claims(low, qs)
 
 
 def _main_claims(low: str, qs: tuple[str, ...], typed: str | None) -> list[Claim]:
@@ -134,8 +172,9 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None) -> list[Claim
         return [Claim("enabled", qs)]
     if re.search(SELECTED, low) and qs and not re.search(r"\bselected (?:items?|rows?|files?)\b", low):
         return [Claim("selected", qs, exclusive=bool(re.search(r"\bonly\b", low)))]
-    if re.search(STYLED, low):
-        return [Claim("styled", qs)]
+    m = re.search(STYLED, low)
+    if m:
+        return [Claim("styled", qs, colour=m.group(1) if m.group(1) in HUES else None)]
     if re.search(r"\bonly\b", low) and qs:
         return [Claim("only", qs)]
     if re.search(GONE, low) and (qs or re.search(CONTAINER, low)):
@@ -157,9 +196,10 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None) -> list[Claim
 
 def compile_sentence(sentence: str, typed: str | None = None) -> list[Claim]:
     """The claims of an assertion; [Claim('changed')] when nothing in it is decidable."""
-    quotes = [next(g for g in m.groups() if g) for m in QUOTE_RE.finditer(sentence or "")]
-    masked = sentence or ""
-    for n, m in enumerate(QUOTE_RE.finditer(sentence or "")):
+    sentence = quote_names(sentence or "")
+    quotes = [next(g for g in m.groups() if g) for m in QUOTE_RE.finditer(sentence)]
+    masked = sentence
+    for n, m in enumerate(QUOTE_RE.finditer(sentence)):
         masked = masked.replace(m.group(0), f"Q{n}Q", 1)
     claims = [c for clause in _clauses(masked) for c in _clause_claims(clause, quotes, typed)]
     return claims or [Claim("changed")]

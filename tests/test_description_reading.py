@@ -70,3 +70,45 @@ def test_sentences_compile_to_claims_a_page_can_decide():
     assert kinds_of("Nothing happens: the first question is still shown") == [("unchanged", ())]
     shown = compile_sentence("The display shows '7'")[0]
     assert shown.display and not compile_sentence("The '7' button appears")[0].display
+
+
+def _view(*texts: dict) -> dict:
+    return {"texts": list(texts), "fields": [], "states": [], "dialogs": [], "media": [], "style": 0, "canvas": 0, "url": ""}
+
+
+def _item(t: str, i: int, s: str = "rgb(0, 0, 0)|rgb(255, 255, 255)|400|rgb(0, 0, 0)") -> dict:
+    return {"t": t, "item": i, "list": 0, "s": s, "ctl": False, "strike": False}
+
+
+def test_counts_names_readings_and_colours_without_quotes():
+    """Official sentences often quote nothing: a count in words, a list of names, an exact reading and a
+    named colour are each decided, and each fails on the page where it is false."""
+    from graphs.assertions import sentence_verdict
+
+    cans = "Only three cans are left: Tomato soup, Pea soup and Chicken noodle"
+    assert kinds_of(cans) == [("only", ("Tomato soup", "Pea soup", "Chicken noodle")),
+                              ("count", ("cans", "Tomato soup", "Pea soup", "Chicken noodle"))]
+    assert kinds_of("X and O alternate") == [("changed", ())]  # a sentence's first word is no name
+    four = _view(*[_item(n, k) for k, n in enumerate(["Tomato soup", "Pea soup", "Chicken noodle", "Beef stew"])])
+    three = _view(*four["texts"][:3])
+    assert sentence_verdict(cans, four, three)["passed"] and not sentence_verdict(cans, four, four)["passed"]
+
+    twelve = _view(*[_item(f"Tin {k}", k) for k in range(10)], _item("Garden peas", 10), _item("Mushy peas", 11))
+    peas = "Two products are shown, 'Garden peas' and 'Mushy peas'"
+    assert not sentence_verdict(peas, twelve, twelve)["passed"]  # both names are among twelve: no filter
+    assert sentence_verdict(peas, twelve, _view(*twelve["texts"][10:]))["passed"]
+
+    timer = "The timer reads 00:00:00 again"
+    assert kinds_of(timer) == [("reads", ("timer", "00:00:00"))]
+    running = _view({"t": "00:01:05", "ctl": False})
+    assert sentence_verdict(timer, running, _view({"t": "00:00:00", "ctl": False}))["passed"]
+    assert not sentence_verdict(timer, running, _view({"t": "00:00:05", "ctl": False}))["passed"]
+    assert ("count", ("glasses",)) in kinds_of("The sixth glass empties, leaving five full glasses and 62.5%")
+    assert ("shown", ("62.5%",)) in kinds_of("The sixth glass empties, leaving five full glasses and 62.5%")
+
+    go = "The 'Go' button turns green"
+    grey, green, red = ("rgb(0, 0, 0)|rgb(200, 200, 200)|400|rgb(0, 0, 0)", "rgb(0, 0, 0)|rgb(20, 180, 40)|400|rgb(0, 0, 0)",
+                        "rgb(0, 0, 0)|rgb(200, 30, 40)|400|rgb(0, 0, 0)")
+    before = _view({"t": "Go", "s": grey, "ctl": True})
+    assert sentence_verdict(go, before, _view({"t": "Go", "s": green, "ctl": True}))["passed"]
+    assert not sentence_verdict(go, before, _view({"t": "Go", "s": red, "ctl": True}))["passed"]
