@@ -126,6 +126,10 @@ def match_description(description: str, elements: list[dict], action_type: str,
         if plan is not None:
             return plan
     scored = sorted(((*score_element(e, q, anchors), e) for e in usable), key=lambda x: -x[0])
+    strong = (q.kinds - ({q.ordinal[1]} if q.ordinal else set())) & STRONG_KINDS
+    kin = [x for x in scored if any(fits_kind(x[2], k) for k in strong)]
+    if kin and kin[0][0] >= threshold:  # the kind the words name is a constraint, not a bonus: a label
+        scored = kin  # beside the checkbox never wins on its text or place alone
     if not scored or scored[0][0] < threshold:
         return None
     if q.ordinal is not None and named:  # "'Add to cart' on the first product": the nth of the equally named
@@ -141,6 +145,10 @@ def match_description(description: str, elements: list[dict], action_type: str,
         best = max(tied, key=lambda x: area(x[2]))
         scored = [(best[0] + 0.05, best[1] + f"; the {'largest' if q.size == 'big' else 'smallest'}", best[2])] + [x for x in scored if x is not best]
     s, why, el = scored[0]
+    held = [x for x in kin if inside(x[2]["bbox"], el["bbox"])] if kin and not any(fits_kind(el, k) for k in strong) else []
+    if held:  # a label around the named control (a padded row's label holds its checkbox) resolves to it
+        s, why, el = s, f"{why}; the {'/'.join(sorted(strong))} inside it", held[0][2]
+        scored = [(s, why, el)] + [x for x in scored if x[2] is not el]
     runner = scored[1][0] if len(scored) > 1 else 0.0
     alts = [describe(e, sc) for sc, _, e in scored[1:4]]
     return Plan("text", {"ref": el["ref"]}, s, why, alts, chosen=describe(el, s), margin=round(s - runner, 3))

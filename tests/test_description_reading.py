@@ -112,3 +112,19 @@ def test_counts_names_readings_and_colours_without_quotes():
     before = _view({"t": "Go", "s": grey, "ctl": True})
     assert sentence_verdict(go, before, _view({"t": "Go", "s": green, "ctl": True}))["passed"]
     assert not sentence_verdict(go, before, _view({"t": "Go", "s": red, "ctl": True}))["passed"]
+
+
+def test_a_named_kind_is_a_constraint_and_a_label_resolves_to_its_control():
+    """'Click the round checkbox to the left of 'buy milk'': the label, however close on text and place,
+    never wins over a checkbox that fits; a padded label holding its checkbox resolves to the checkbox."""
+    named = [el(0, "buy milk", role="text", tag="label", bbox=(40, 100, 200, 24), interactive=True),
+             el(1, "toggle", role="checkbox", tag="input", bbox=(10, 102, 20, 20))]
+    padded = [el(0, "buy milk", role="text", tag="label", bbox=(0, 100, 300, 40), interactive=True),
+              el(1, "", role="checkbox", tag="input", bbox=(10, 108, 24, 24)),
+              el(2, "walk dog", role="text", tag="label", bbox=(0, 140, 300, 40), interactive=True),
+              el(3, "", role="checkbox", tag="input", bbox=(10, 148, 24, 24))]
+    words = "Click the round checkbox to the left of 'buy milk' to mark it completed"
+    assert match_description(words, named, "Click").args == {"ref": 1}
+    assert match_description(words, padded, "Click").args == {"ref": 1}
+    assert match_description("Mark 'buy milk' as done by clicking its checkbox", padded, "Click").args == {"ref": 1}
+    assert match_description("Click 'walk dog'", padded, "Click").args == {"ref": 2}  # no kind named: the label
