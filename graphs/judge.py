@@ -27,6 +27,7 @@ from graphs.pictures import DRAWN_SHARE, PICTURE_SHARE, Likeness, asset_digests,
     recorded_boxes, share, sort_rasters
 from graphs.profiles import LLM_METRIC, Profile, profile_named
 from graphs.visible_change import unverifiable
+from mcp_servers.browser.canvas_feeds import DIGEST
 from tasks import defaults
 from tasks.checkpoints import check_usable, checkpoint_plan, judged_steps
 from tasks.frames import sample_frames
@@ -123,9 +124,11 @@ class JudgeContext:
         return self.assets
 
     def served(self) -> list[str]:
-        """Where the page's server serves files that are the task's assets (/assets/1.png), found once."""
+        """The task's assets as the page scripts know them, found once: where the page's server serves
+        them (/assets/1.png) and their digests (sha256:<hex>, for those shown from memory)."""
         if self.served_assets is None:
-            self.served_assets = asset_paths(self.artifact_root(), self.asset_set()) if self.artifact else []
+            paths = asset_paths(self.artifact_root(), self.asset_set()) if self.artifact else []
+            self.served_assets = paths + sorted(DIGEST + d for d in self.asset_set())
         return self.served_assets
 
     async def bare_of(self, sid: str, step: int, shot: str) -> str:

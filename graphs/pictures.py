@@ -128,6 +128,8 @@ def sort_rasters(seen: dict, root: Path, assets: set[str]) -> dict:
     copied, drawn, veil, drawn_veil = [], [], [], []
     for r in seen.get("rasters", []):
         if r["kind"] in COPIED and r["src"]:
+            if r.get("asset"):  # an asset's bytes shown from memory (a blob: URL; canvas_feeds.py)
+                continue
             sha, svg = material(r["src"], root)
             if sha is not None and sha in assets:
                 continue

@@ -113,6 +113,15 @@ async def test_a_page_drawn_on_a_canvas_is_a_page_and_a_frame_drawn_on_it_is_not
     material = await _judge_page(suite_dir, tmp_path / "c", inlined)
     assert all(c["picture_share"] == 0.0 for c in material["checkpoints"]), "an inlined asset is the page's material"
 
+    fetched = tmp_path / "fetched"  # the asset fetched and shown from memory (a blob: URL), as a shop's cards are
+    fetched.mkdir()
+    shutil.copy(task.assets_dir / "1.png", fetched / "can.png")
+    (fetched / "index.html").write_text(
+        '<!doctype html><body style="margin:0"><img id=i style="position:fixed;inset:0;width:100%;height:100%">'
+        '<script>fetch("can.png").then((r) => r.blob()).then((b) => { i.src = URL.createObjectURL(b); });</script></body>')
+    memory = await _judge_page(suite_dir, tmp_path / "d", fetched)
+    assert all(c["picture_share"] == 0.0 for c in memory["checkpoints"]), "an asset behind a blob: URL is still the asset"
+
     framed = tmp_path / "framed"
     framed.mkdir()
     sample_frames(task.video)[0][1].convert("RGB").save(framed / "frame.jpg", quality=88)

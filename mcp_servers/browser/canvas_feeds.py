@@ -16,6 +16,17 @@ def fed_event(token: str) -> str:
     return "z" + token
 
 
+def blob_event(token: str) -> str:
+    """The event that asks, on the window, whether a blob: URL holds one of the task's assets (cancelled:
+    yes); its detail is JSON [url, assets]. The page scripts derive it from fed_event: 'w' for 'z'."""
+    return "w" + token
+
+
+# The task's assets, as the judge hands them to the page scripts: paths on the page's server
+# ('/images/pic1.jpg') and content digests ('sha256:<hex>'), for assets shown from memory (blob: URLs).
+DIGEST = "sha256:"
+
+
 # Spliced into disguise.SCRIPT, whose helpers (replace, call, apply, gopd, listen, wmGet, ...) it uses.
 FEEDS = r"""
   // --- canvases fed image data (canvas_feeds.py) ---
@@ -25,6 +36,36 @@ FEEDS = r"""
   const evTarget = gopd(Event.prototype, 'target').get, evCancel = Event.prototype.preventDefault;
   const parseJSON = JSON.parse, NativeURL = URL, urlPath = gopd(URL.prototype, 'pathname').get;
   const decode = decodeURIComponent, includes = Array.prototype.includes, push = Array.prototype.push;
+  // --- assets shown from memory: a blob: URL made of an asset's bytes keeps their digest ---
+  const NativeMap = Map, blobKeys = new NativeMap();  // url -> {hex}, once its bytes are hashed
+  const mapGet = NativeMap.prototype.get, mapSet = NativeMap.prototype.set, mapSize = gopd(NativeMap.prototype, 'size').get;
+  const blobSize = gopd(Blob.prototype, 'size').get, blobBytes = Blob.prototype.arrayBuffer;
+  const subtle = G.crypto && G.isSecureContext ? gopd(Crypto.prototype, 'subtle').get : null;
+  const digestOf = G.SubtleCrypto ? SubtleCrypto.prototype.digest : null, then = Promise.prototype.then;
+  const U8 = Uint8Array, numText = Number.prototype.toString;
+  const hexOf = (buf) => { const a = construct(U8, [buf]); let s = '';
+    for (let i = 0; i < a.length; i++) s += (a[i] < 16 ? '0' : '') + apply(numText, a[i], [16]);
+    return s; };
+  replace(URL, 'createObjectURL', {__proto__: null, apply(t, self, args) {
+    const url = call(t, self, args);
+    try {
+      const b = args[0], c = subtle && apply(subtle, G.crypto, []);
+      if (c && digestOf && apply(mapSize, blobKeys, []) < 20000 && (apply(blobSize, b, []), true)) {
+        const keep = {__proto__: null, hex: null};
+        apply(mapSet, blobKeys, [url, keep]);
+        apply(then, apply(blobBytes, b, []), [(buf) => apply(then, apply(digestOf, c, ['SHA-256', buf]),
+                                                              [(d) => { keep.hex = hexOf(d); }])]);
+      }
+    } catch (e) {}
+    return url;
+  }});
+  const blobAsset = (url, assets) => {
+    const keep = apply(mapGet, blobKeys, [url]);
+    return !!keep && keep.hex !== null && apply(includes, assets, ['sha256:' + keep.hex]);
+  };
+  apply(listen, G, [BLOB_QUESTION, (e) => {
+    try { const q = parseJSON(apply(detail, e, [])); if (blobAsset(q[0], q[1])) apply(evCancel, e, []); } catch (x) {}
+  }, true]);
   const tagOf = (x) => { try { return apply(localName, x, []); } catch (e) { return null; } };
   const offscreenWidth = G.OffscreenCanvas ? gopd(OffscreenCanvas.prototype, 'width').get : null;
   const isCanvas = (x) => {
@@ -78,7 +119,7 @@ FEEDS = r"""
       for (let i = 0; i < f.urls.length && !foreign; i++) {
         let path = null;
         try { path = decode(apply(urlPath, construct(NativeURL, [f.urls[i]]), [])); } catch (x) {}
-        foreign = path === null || !apply(includes, assets, [path]);
+        foreign = (path === null || !apply(includes, assets, [path])) && !blobAsset(f.urls[i], assets);
       }
       if (foreign) apply(evCancel, e, []);
     } catch (x) {}

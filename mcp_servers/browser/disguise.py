@@ -32,7 +32,7 @@ import datetime as dt
 import json
 import time
 
-from mcp_servers.browser.canvas_feeds import FEEDS, fed_event
+from mcp_servers.browser.canvas_feeds import FEEDS, blob_event, fed_event
 
 
 def clock_offset_ms(clock: str | None) -> int:
@@ -51,7 +51,7 @@ def disguise_script(seed: int | None, offset_ms: int, token: str) -> str:
     return (SCRIPT.replace("__SEED__", json.dumps(None if seed is None else int(seed)))
             .replace("__OFFSET__", json.dumps(int(offset_ms))).replace("__KEY__", json.dumps("x" + token))
             .replace("__FREEZE__", json.dumps(freeze_event(token))).replace("__FEEDS__", FEEDS)
-            .replace("FEED_QUESTION", json.dumps(fed_event(token))).replace("__MARK__", "iwr" + token))
+            .replace("FEED_QUESTION", json.dumps(fed_event(token))).replace("BLOB_QUESTION", json.dumps(blob_event(token))).replace("__MARK__", "iwr" + token))
 
 
 def freeze_event(token: str) -> str:

@@ -127,6 +127,13 @@ SEEING_FNS = """
   };
 """
 
+# Whether a blob: URL holds one of the task's assets: asked of the init script (canvas_feeds.py), whose
+# event name is the canvas question's with 'w' for 'z'; `assets` is the JSON list the judge hands in.
+BLOB_FNS = """
+  const blobAsset = (src) => !!fedEvent && String(src).startsWith('blob:') && !dispatchEvent(new CustomEvent(
+    'w' + fedEvent.slice(1), {detail: '[' + JSON.stringify(String(src)) + ',' + (assets || '[]') + ']', cancelable: true}));
+"""
+
 # Painted text leaves and images, for relations ("left of 'buy milk'") and for targets that only a
 # delegated handler makes clickable. Each: tag, role 'text' or 'img', name, bbox, colours, region.
 TEXT_ANCHORS = """
@@ -152,11 +159,12 @@ TEXT_ANCHORS = """
 # values, checked states and chosen options, selected/pressed/current elements, open dialogs, media,
 # and a signature of styles on elements that are neither hovered nor focused.
 OBSERVE = """
-([fedEvent, assets]) => {""" + SEEING_FNS + INK_FNS + """
+([fedEvent, assets]) => {""" + SEEING_FNS + INK_FNS + BLOB_FNS + """
   // Pictures change nothing a person counts as the page changing (graphs/pictures.py): the images
   // listed are the task's assets (paths on the page's server), the canvases hashed those fed no pictures.
   const own = JSON.parse(assets || '[]');
-  const ownImage = (i) => { try { return own.includes(decodeURIComponent(new URL(i.currentSrc || i.src).pathname)); }
+  const ownImage = (i) => { try { const src = i.currentSrc || i.src;
+                                  return own.includes(decodeURIComponent(new URL(src).pathname)) || blobAsset(src); }
                             catch (e) { return false; } };
   const fedCanvas = (c) => !!fedEvent && !c.dispatchEvent(new CustomEvent(fedEvent, {detail: assets, cancelable: true}));
   const CONTROL = 'button,a[href],select,[role=button],[role=tab],[role=link],[role=menuitem],[role=option]';
@@ -244,9 +252,10 @@ OBSERVE = """
 # of graphs/pictures.py) and its box clipped to the viewport; canvases (`fed` when fed image data) and
 # embedded documents come with their boxes where they show; mosaics (a picture made of elements) with
 # the elements that hold their cells. A data: URL is sent as `data:<type>;sha256,<hex>` of its bytes (the
-# whole URL may be megabytes), so that an inlined asset can be told by its hash.
+# whole URL may be megabytes), so that an inlined asset can be told by its hash; a blob: URL made of an
+# asset's bytes is marked `asset` (canvas_feeds.py hashes what the page hands URL.createObjectURL).
 RASTERS = """
-async ([fedEvent, assets]) => {""" + SEEING_FNS + INK_FNS + """
+async ([fedEvent, assets]) => {""" + SEEING_FNS + INK_FNS + BLOB_FNS + """
   const vw = innerWidth, vh = innerHeight, out = [], MAX = 600;
   const MOSAIC_CELL = 24, MOSAIC_CELLS = 400, MOSAIC_COLOURS = 64;
   const clipped = (r) => { const x0 = Math.max(r.left, 0), y0 = Math.max(r.top, 0);
@@ -308,6 +317,7 @@ async ([fedEvent, assets]) => {""" + SEEING_FNS + INK_FNS + """
     for (const [el] of tiled.slice(0, 200)) out.push({kind: 'mosaic', src: '', p: pathOf(el) || '',
                                                       box: clipped(el.getBoundingClientRect())});
   }
+  const hex = (buf) => Array.from(new Uint8Array(buf), b => b.toString(16).padStart(2, '0')).join('');
   const hashed = async (src) => {
     const comma = src.indexOf(',');
     if (!src.startsWith('data:') || comma < 0 || !(crypto && crypto.subtle)) return src.slice(0, 500);
@@ -317,10 +327,9 @@ async ([fedEvent, assets]) => {""" + SEEING_FNS + INK_FNS + """
       bytes = head.endsWith(';base64') ? Uint8Array.from(atob(body), c => c.charCodeAt(0))
                                        : new TextEncoder().encode(decodeURIComponent(body));
     } catch (e) { return src.slice(0, 500); }
-    const d = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-    return 'data:' + head.split(';')[0] + ';sha256,' + Array.from(d, b => b.toString(16).padStart(2, '0')).join('');
+    return 'data:' + head.split(';')[0] + ';sha256,' + hex(await crypto.subtle.digest('SHA-256', bytes));
   };
-  for (const r of out) r.src = await hashed(r.src);
+  for (const r of out) { if (r.src.startsWith('blob:')) r.asset = blobAsset(r.src); r.src = await hashed(r.src); }
   return {viewport: [vw, vh], rasters: out, full: out.length >= MAX};
 }
 """
