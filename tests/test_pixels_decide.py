@@ -67,6 +67,24 @@ async def test_words_count_where_taking_their_ink_away_changes_pixels(look):
 
 
 
+async def test_the_veil_is_out_of_the_page_s_reach(tmp_path):
+    """A page that rewrites every node added to it (the calibration's 'wrong value' mutant bumps digits,
+    which would turn the veil's `:nth-child(2)` into `:nth-child(3)`) neither sees nor spoils the sheet
+    that takes ink away: its typed value and its words are still seen, and it heard of nothing."""
+    (tmp_path / "index.html").write_text(
+        '<!doctype html><body style="margin:0;font:16px sans-serif"><p>first words</p><p>second words</p>'
+        '<input value="typed here"><script>window.heard = [];'
+        'new MutationObserver((rs) => { for (const r of rs) for (const n of r.addedNodes) {'
+        '  heard.push(String(n.textContent)); n.textContent = String(n.textContent).replace(/\\d/g, "7"); } })'
+        '.observe(document, {subtree: true, childList: true, characterData: true});</script></body>')
+    async with BrowserHub() as hub:
+        s = await hub.open(str(tmp_path / "index.html"), width=600, height=300)
+        view = await actions.observe(s)
+        heard = await s.page.evaluate("heard")
+    assert [t["t"] for t in view["texts"]] == ["first words", "second words"]
+    assert [f["value"] for f in view["fields"]] == ["typed here"]
+    assert not [h for h in heard if "nth-child" in h]  # (the screenshot's caret sheet is Playwright's trace too)
+
 DIALOGS = """<!doctype html><body style="margin:0;font:16px sans-serif">
 <div role="dialog">Saved for later</div>
 <div role="dialog" style="-webkit-text-fill-color:transparent">Ghost dialog</div>

@@ -88,6 +88,7 @@ class Session:
     token: str = ""  # the secret of the session's init script: its events' names (disguise.py)
     last_shot: tuple | None = None  # (the page's activity, PNG bytes) of the last settled screenshot (veil.py)
     ink_memo: tuple | None = None  # the last ink verdicts and what they were made on (ink.py)
+    veil_sheet: tuple | None = None  # (document's loader id, CDP session, inspector style sheet id) (veil.py)
 
 
 class BrowserHub:

@@ -20,8 +20,8 @@ from mcp_servers.browser import world
 # counts DOM mutations and scroll events, and prepares screenshots as Playwright's
 # animations="disabled", caret="hide" do (finite animations finished, infinite ones paused until
 # after the shot, caret hidden) without counting its own style element as a change. The page can
-# neither see nor replace it; the caret style sheet (and, for a moment, the veil of ink.py) is the one
-# trace, there for every candidate alike.
+# neither see nor replace it; the caret style sheet is the one trace, there for every candidate alike
+# (the veil of veil.py leaves none).
 ACTIVITY_API = """
 (() => {
   if (globalThis.__activity) return globalThis.__activity;
@@ -41,7 +41,6 @@ ACTIVITY_API = """
     }
   };
   let style = null;
-  const veils = [];
   globalThis.__activity = {
     activity,
     prepare() {
@@ -64,15 +63,6 @@ ACTIVITY_API = """
       resume = [];
       return activity();
     },
-    // A style sheet of ours laid over the page for one capture (ink.py), not counted as activity.
-    veil(css) {
-      const v = document.createElement('style');
-      own.add(v);
-      v.textContent = css;
-      (document.head || document.documentElement).appendChild(v);
-      veils.push(v);
-    },
-    unveil() { for (const v of veils.splice(0)) v.remove(); },
   };
   return globalThis.__activity;
 })()

@@ -1,6 +1,8 @@
 """A style sheet laid over the page for one capture, and the captures compared: the one way the
 judge asks the pixels what a part of the page contributes (ink.py for words, the bare capture for
-pictures). The sheet is inserted from the judge's world and removed at once; nothing else changes.
+pictures). The sheet is the browser's own inspector style sheet, set through DevTools and emptied at
+once: no element is added, it is not among `document.styleSheets`, and no mutation observer of the page
+hears of it, so a page can neither see nor rewrite it (a <style> element could be both).
 """
 from __future__ import annotations
 
@@ -12,10 +14,26 @@ from PIL import Image
 
 from mcp_servers.browser import world
 from mcp_servers.browser.capture import PREPARE, RESTORE
-from mcp_servers.browser.settle import ACTIVITY, ACTIVITY_API
+from mcp_servers.browser.settle import ACTIVITY
 
-VEIL = f"(css) => {ACTIVITY_API.strip()}.veil(css)"
-UNVEIL = f"() => {ACTIVITY_API.strip()}.unveil()"
+
+
+async def _sheet(session) -> str:
+    """The id of the inspector style sheet of the page's current document (made once per document)."""
+    cdp = await world.cdp_of(session)
+    frame = (await cdp.send("Page.getFrameTree"))["frameTree"]["frame"]
+    held = session.veil_sheet
+    if held and held[0] == frame["loaderId"] and held[1] is cdp:
+        return held[2]
+    await cdp.send("DOM.enable")
+    await cdp.send("CSS.enable")
+    made = await cdp.send("CSS.createStyleSheet", {"frameId": frame["id"]})
+    session.veil_sheet = (frame["loaderId"], cdp, made["styleSheetId"])
+    return made["styleSheetId"]
+
+
+async def _lay(session, css: str) -> None:
+    await (await world.cdp_of(session)).send("CSS.setStyleSheetText", {"styleSheetId": await _sheet(session), "text": css})
 
 
 async def capture(session, box: tuple[int, int, int, int] | None, scroll: tuple[float, float] = (0, 0)) -> np.ndarray:
@@ -53,11 +71,11 @@ async def with_and_without(session, sheets: list[str], box=None, scroll=(0, 0), 
             first = await capture(session, box, scroll)
         veiled = []
         for css in sheets:
-            await world.call(session, VEIL, css)
+            await _lay(session, css)
             try:
                 veiled.append(await capture(session, box, scroll))
             finally:
-                await world.call(session, UNVEIL)
+                await _lay(session, "")
         after = await world.call(session, ACTIVITY)
         third = await capture(session, box, scroll) if again or after != before else None
     finally:
