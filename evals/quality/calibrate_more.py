@@ -78,16 +78,24 @@ async def judge_real(root: Path, out: Path, judged) -> dict:
             judged(t, rt.site / rt.page, "real-original"),
             *(judged(t, variant_site(rt, v, out) / rt.page, f"real-{v}") for v in rt.broken))
         rows.append({"task_id": t.id, "app": rt.app.name, "original": _figures(orig),
-                     "variants": {v: {**_figures(r), "below": r.final < orig.final - MARGIN}
+                     "variants": {v: {**_figures(r), "below": r.final < orig.final - MARGIN,
+                                      "first_failure": first_failure(r), "breaks_at": rt.fails_at.get(v)}
                                   for v, r in zip(rt.broken, variants)}})
 
     await asyncio.gather(*(one(rt) for rt in entries))
     rows.sort(key=lambda r: r["task_id"])
     below = [v["below"] for r in rows for v in r["variants"].values()]
-    return {"real_orig_final_min": min((r["original"]["final"] for r in rows), default=None),
+    known = [v["first_failure"] == v["breaks_at"] for r in rows for v in r["variants"].values() if v["breaks_at"] is not None]
+    return {"real_variants_at_right_action": _share(known), "real_variants_with_known_action": len(known),
+            "real_orig_final_min": min((r["original"]["final"] for r in rows), default=None),
             "real_orig_ifs_mean": round(sum(r["original"]["ifs"] for r in rows) / len(rows), 4) if rows else None,
             "real_variants_below": f"{sum(below)}/{len(below)}", "real_variants_all_below": all(below) and bool(below),
             "real": rows}
+
+
+def first_failure(r) -> int | None:
+    """The 0-based index of the first action the judge failed (None when every action passed)."""
+    return next((i for i, a in enumerate((r.judge or {}).get("actions", [])) if a.get("status") != "passed"), None)
 
 
 def _figures(r) -> dict:

@@ -15,7 +15,7 @@ import os
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import Field, ValidationError, field_validator, model_validator
@@ -84,6 +84,7 @@ class RealTask:
     app: Path  # the app folder (source.json, variants.json, scripts/, and once materialised site/, LICENSE)
     page: str
     broken: tuple[str, ...]
+    fails_at: dict = field(default_factory=dict, hash=False, compare=False)  # variant -> 0-based action it first fails at
 
     @property
     def site(self) -> Path:
@@ -129,8 +130,8 @@ def _entries(root: Path) -> list[RealTask]:
     path = root / "originals.json"
     try:
         entries = json.loads(path.read_text(encoding="utf-8"))
-        return [RealTask(str(e["task"]), root / "apps" / e["app"], e.get("page", "index.html"), tuple(e["broken"]))
-                for e in entries]
+        return [RealTask(str(e["task"]), root / "apps" / e["app"], e.get("page", "index.html"), tuple(e["broken"]),
+                         {str(k): int(v) for k, v in (e.get("fails_at") or {}).items()}) for e in entries]
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise CorpusError(f"{path}: {e}") from None
 
