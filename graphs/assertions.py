@@ -175,6 +175,8 @@ def _count(n: int, noun: str, before: dict, after: dict, names: tuple[str, ...] 
         ok = not missing and (not holding or n in holding.values())
         return ok, f"missing {missing}; lists holding them have {sorted(holding.values())[:4]} item(s)"
     sizes = lambda v: sorted(len({t["item"] for t in ts}) for ts in _items(v).values())  # noqa: E731
+    if n == 0:  # "no cans are shown": no list holds items now, or the lists shrank
+        return not sizes(after) or sum(sizes(after)) < sum(sizes(before)), f"lists of sizes {sizes(after)[:6]}"
     stem = re.escape(noun.rstrip("s")[:5])
     near = re.compile(rf"(?<![\d.]){n}\s+(?:[a-z0-9-]+\s+){{0,2}}{stem}|{stem}[a-z]*\W{{1,3}}{n}(?![\d.])|\({n}\)")
     shown = [t["t"] for t in after.get("texts", []) if near.search(_flat(t["t"]))]

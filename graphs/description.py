@@ -159,8 +159,28 @@ def _relation(masked: str, quotes: list[str]) -> tuple[Relation | None, str]:
     return None, masked
 
 
+# A name a person writes without quotes: capitalised past the description's first word ("Tap Pack lunch",
+# "Pick Meat in the category dropdown", "Tick the Musician checkbox"), running on in lower-case words
+# that are no kind, link or place words.
+NAME_STOP = (r"(?:a|an|the|and|or|to|in|into|on|of|at|for|from|with|without|by|next|again|once|twice|time|"
+             r"times|second|now|then|so|that|which|as|back|off|up|down|button|buttons|switch|toggle|checkbox|box|field|input|dropdown|"
+             r"menu|link|tab|icon|key|option|card|row|item|entry|tile|image|thumbnail|picture|label|list|"
+             r"above|below|under|beside|near|left|right|top|bottom|it|its|is|are|to)")
+BARE_NAME = re.compile(rf"(?<=\s)([A-Z][\w'&+-]*(?:\s+(?!{NAME_STOP}\b)[A-Za-z0-9][\w'&-]*){{0,2}})(?=[\s,.;:!?]|$)")
+
+
+def quote_bare_names(description: str) -> str:
+    """The description with its unquoted names quoted (only when it quotes nothing itself)."""
+    if QUOTE_RE.search(description) or not description.strip():
+        return description
+    first = re.match(r"\s*\S+", description).end()
+    return description[:first] + BARE_NAME.sub(  # a single letter is a player or a key, not a name
+        lambda m: m.group(1) if len(m.group(1)) == 1 else f"'{m.group(1)}'", description[first:])
+
+
 def parse(description: str, action_type: str, text: str | None = None, element_index: int | None = None) -> Query:
     """Read a description into a Query."""
+    description = quote_bare_names(description)
     q = Query(typing=action_type == "Type", index=element_index)
     quotes = quoted(description)
     typed = type_text_of(description, text) if q.typing else None

@@ -196,7 +196,8 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None) -> list[Claim
 
 def compile_sentence(sentence: str, typed: str | None = None) -> list[Claim]:
     """The claims of an assertion; [Claim('changed')] when nothing in it is decidable."""
-    sentence = quote_names(sentence or "")
+    # "Milk is removed, leaving Eggs and Apples": what is left is still shown, a claim of its own
+    sentence = re.sub(r",?\s+(?:leaving|leaves)\s+(?=['\"A-Z])", "; still shown: ", quote_names(sentence or ""))
     quotes = [next(g for g in m.groups() if g) for m in QUOTE_RE.finditer(sentence)]
     masked = sentence
     for n, m in enumerate(QUOTE_RE.finditer(sentence)):

@@ -128,3 +128,32 @@ def test_a_named_kind_is_a_constraint_and_a_label_resolves_to_its_control():
     assert match_description(words, padded, "Click").args == {"ref": 1}
     assert match_description("Mark 'buy milk' as done by clicking its checkbox", padded, "Click").args == {"ref": 1}
     assert match_description("Click 'walk dog'", padded, "Click").args == {"ref": 2}  # no kind named: the label
+
+
+def test_names_written_without_quotes_are_read_as_names():
+    """'Tap Pack lunch', 'Tick the Musician checkbox': a capitalised name past the first word is a quoted
+    name; a single letter (a player, a key) and a description that quotes already are left alone."""
+    from graphs.description import quote_bare_names
+
+    assert quote_bare_names("Tap Pack lunch a second time") == "Tap 'Pack lunch' a second time"
+    assert quote_bare_names("Tick the Musician checkbox") == "Tick the 'Musician' checkbox"
+    assert quote_bare_names("Pick Monday 15 July as the departure date") == "Pick 'Monday 15 July' as the departure date"
+    assert quote_bare_names("Click the centre square as player X") == "Click the centre square as player X"
+    assert quote_bare_names("Click 'Save' in the Settings panel") == "Click 'Save' in the Settings panel"
+    els = [el(0, "Submit"), el(1, "Reset"), el(2, "Musician", role="checkbox", tag="input")]
+    assert match_description("Click the Submit button without filling anything in", els, "Click").args == {"ref": 0}
+    assert match_description("Tick the Musician checkbox", els, "Click").args == {"ref": 2}
+
+
+def test_what_is_left_and_what_is_gone():
+    """'Milk is removed, leaving Eggs and Apples': what is left must still show; 'no cans are shown': no list
+    holds items any more (or the lists shrank)."""
+    from graphs.assertions import sentence_verdict
+
+    assert kinds_of("Milk is removed, leaving Eggs and Apples") == [("shown", ("Eggs",)), ("shown", ("Apples",))]
+    three = _view(_item("Eggs", 0), _item("Milk", 1), _item("Apples", 2))
+    assert sentence_verdict("Milk is removed, leaving Eggs and Apples", three, _view(_item("Eggs", 0), _item("Apples", 2)))["passed"]
+    assert not sentence_verdict("Milk is removed, leaving Eggs and Apples", three, _view(_item("Milk", 1)))["passed"]
+    none = "No cans are shown"
+    assert sentence_verdict(none, three, _view({"t": "No results to display!", "ctl": False}))["passed"]
+    assert not sentence_verdict(none, three, three)["passed"]
