@@ -207,3 +207,18 @@ def _flipped(path: Path) -> bytes:
     buf = io.BytesIO()
     ImageOps.invert(Image.open(path).convert("RGB")).save(buf, "PNG")
     return buf.getvalue()
+
+
+async def test_a_submit_input_without_a_value_is_named_as_the_browser_labels_it(tmp_path):
+    """`<input type=submit>` shows 'Submit' though it has no value: a person reads that label, and
+    'Click the Submit button' finds it."""
+    from graphs.grounding import match_description
+
+    (tmp_path / "index.html").write_text('<!doctype html><form><input name="who"><input type="submit"><input type="reset">'
+                                         '<input type="submit" value="Send"></form>')
+    async with BrowserHub() as hub:
+        s = await hub.open(str(tmp_path / "index.html"), width=500, height=300)
+        els = await actions.list_elements(s)
+    assert [e["name"] for e in els if e["tag"] == "input"][1:] == ["Submit", "Reset", "Send"]
+    plan = match_description("Click the Submit button without filling anything in", els, "Click")
+    assert els[plan.args["ref"]]["name"] == "Submit"

@@ -34,7 +34,8 @@ DESCRIBE_FNS = """
     const t = el.tagName.toLowerCase();
     if (t === 'input' || t === 'textarea') {
       const ty = (el.getAttribute('type') || '').toLowerCase();
-      if (['button', 'submit', 'reset'].includes(ty)) return clean(el.value);
+      // A submit or reset input without a value shows the browser's own label, which a person reads.
+      if (['button', 'submit', 'reset'].includes(ty)) return clean(el.value || {submit: 'Submit', reset: 'Reset'}[ty] || '');
       return clean(el.getAttribute('placeholder') || el.getAttribute('title') || el.getAttribute('name') || '');
     }
     if (t === 'img') return clean(el.getAttribute('alt') || '');
