@@ -178,9 +178,10 @@ def quote_bare_names(description: str) -> str:
         lambda m: m.group(1) if len(m.group(1)) == 1 else f"'{m.group(1)}'", description[first:])
 
 
-def parse(description: str, action_type: str, text: str | None = None, element_index: int | None = None) -> Query:
-    """Read a description into a Query."""
-    description = quote_bare_names(description)
+def parse(description: str, action_type: str, text: str | None = None, element_index: int | None = None,
+          bare_names: bool = True) -> Query:
+    """Read a description into a Query (with `bare_names`, its unquoted names read as quoted)."""
+    description = quote_bare_names(description) if bare_names else description
     q = Query(typing=action_type == "Type", index=element_index)
     quotes = quoted(description)
     typed = type_text_of(description, text) if q.typing else None

@@ -9,7 +9,8 @@ order, and the plan records the chosen element, the runner-up and the margin bet
 from __future__ import annotations
 
 
-from graphs.description import KIND_RE, KINDS, STOP as STOP_WORDS, Query, norm, parse, quoted, stem, type_text_of, words_of
+from graphs.description import (KIND_RE, KINDS, STOP as STOP_WORDS, Query, norm, parse, quote_bare_names, quoted, stem,
+                                type_text_of, words_of)
 from graphs.element_match import (LABEL_FIELDS, STRONG_KINDS, Plan, describe, fits_kind, hue_fits, phrase_score,
                                   symbol_score)
 from graphs.placement import (implicit_anchor, inside, only_of_kind, ordinal_plan, position_plan, reading_order,
@@ -103,8 +104,21 @@ def match_description(description: str, elements: list[dict], action_type: str,
                       element_index: int | None = None, threshold: float = THRESHOLD,
                       seen: set[str] | None = None) -> Plan | None:
     """Best element for a description; None when nothing reaches the threshold. `seen`: the names of
-    the elements listed before the previous action, for "the new card"."""
-    q = parse(description, action_type, text, element_index)
+    the elements listed before the previous action, for "the new card". Unquoted names ('Tap Pack
+    lunch') are read as quoted first; when that finds nothing ('Pick Thursday 18 July' names a date
+    cell labelled '18'), the words are read as they are."""
+    args = (description, elements, action_type, hint_name, hint_text, text, element_index, threshold, seen)
+    if quote_bare_names(description) != description:
+        plan = _best_element(*args, bare_names=True)
+        if plan is not None:
+            return plan
+    return _best_element(*args, bare_names=False)
+
+
+def _best_element(description: str, elements: list[dict], action_type: str, hint_name: str | None, hint_text: str | None,
+                  text: str | None, element_index: int | None, threshold: float, seen: set[str] | None,
+                  bare_names: bool) -> Plan | None:
+    q = parse(description, action_type, text, element_index, bare_names=bare_names)
     if q.new and seen:
         for e in elements:
             e["new"] = e.get("interactive", True) and (e.get("name") or e.get("text")) not in seen

@@ -37,11 +37,12 @@ HUES = ("red", "green", "blue", "yellow", "orange", "purple", "pink", "grey", "g
 # starts with a capital (or is a number) and runs on in lower-case words that are no verbs or links.
 LINK = (r"(?:is|are|was|were|and|or|but|the|a|an|now|still|to|in|on|of|with|at|for|left|remain|remains|"
         r"shown|listed|appear|appears|stay|stays|only|both)")
-NAME = rf"(?:[A-Z][\w'&-]*|\d[\w'-]*)(?:\s+(?!{LINK}\b)[a-z][\w'&-]*){{0,3}}"
+NAME = rf"(?:[A-Z][\w'&-]*|\d[\w'-]*)(?:\s+(?!{LINK}\b|{VERB})[a-z][\w'&-]*){{0,3}}"
 NAME_LIST = re.compile(rf"(?<![\w'])({NAME})((?:,\s*{NAME})*,?\s+(?:and|or)\s+{NAME})(?![\w'])")
 AFTER_COLON = re.compile(rf"(?<!\d):\s+((?=[A-Z]){NAME})(?=\s*(?:[.;]|$))")
 # A reading written out: an amount, a percentage, a time, a decimal ('62.5%', '$4.50', '00:00:00').
-READING = r"(?<![\w.$:])(-?\$?\d+(?:[.,:]\d+)+%?|-?\$?\d+%|\$\d+)(?![\w%])"
+READING = (r"(?<![\w.$:])(-?\$?\d+(?:[.,:]\d+)+%?|-?\$?\d+%|\$\d+)(?![\w%])"  # not what a change starts from:
+           r"(?!\s+(?:[a-z]+\s+)?(?:becomes?|changes?|turns?|goes|drops?|rises?|falls?|is replaced)\b)")
 ENABLED = r"\b(?:becomes?|is|are|gets?|turns?)\s+(?:now\s+)?(clickable|enabled|active|available|usable)\b"
 DISABLED = r"\b(greyed out|grayed out|disabled|not clickable|unclickable|inactive|dimmed)\b"
 NONE_CHECKED = (r"\bno (?:answer|option|choice|box|item|radio|checkbox)e?s? (?:is |are )?(?:picked|selected|checked|chosen|ticked)\b|"
@@ -54,7 +55,7 @@ NUMBERED = r"\b[a-z]+?s? (\d+) (?:to|through|-) (\d+) (?:are|is|turn|become|look
 LAST = r"\bthe last (?:[a-z-]+ ){0,2}(?:is|reads|shows|says) (?:now )?(\d+)\b"
 READS = (r"\b([a-z]+)\s+(?:now\s+|still\s+)?(?:reads|shows|is|becomes|says|displays|stays at|is back to|goes to|"
          r"changes to|goes back to|drops to|rises to|goes up to|goes down to|climbs to|falls to|increases to|"
-         r"decreases to|holds|counts)\s+(?:back to\s+|at\s+|now\s+)?(-?\$?\d(?:[\d.,]|:\d)*%?)(?![\w.])")
+         r"decreases to)\s+(?:back to\s+|at\s+|now\s+)?(-?\$?\d(?:[\d.,]|:\d)*%?)(?![\w.])")
 STOP_LABELS = {"it", "there", "that", "this", "which", "what", "box", "row", "column", "step", "tile", "day", "circle"}
 STILL = r"\b(still|remains?|stays?|unchanged|no change|does not change|doesn't change|keeps?)\b"
 # "The display shows '7'" is not made true by the label of the 7 key: text inside controls does not count.
@@ -80,15 +81,12 @@ class Claim:
 def quote_names(sentence: str) -> str:
     """The sentence with its unquoted lists of names quoted, as a careful annotator would have:
     "Only three cans are left: Tomato soup, Pea soup and Chicken noodle" names three texts. A list
-    counts when it follows a colon or holds three or more names, or when its names are capitalised
-    past the sentence's first word; a single name counts after a colon."""
+    counts when it follows a colon or holds three or more names; a single name counts after a colon."""
     out, last = [], 0
     for m in NAME_LIST.finditer(sentence):
         names = [n.strip() for n in re.split(r",\s*|\s+(?:and|or)\s+", m.group(0)) if n.strip()]
         colon = sentence[:m.start()].rstrip().endswith(":")
-        capital = [n for n in names if n[0].isupper() or n[0].isdigit()]
-        inner = m.start() > 0 and len(capital) == len(names)
-        if any(QUOTE_RE.search(n) for n in names) or not (colon or len(names) >= 3 or inner) or \
+        if any(QUOTE_RE.search(n) for n in names) or not (colon or len(names) >= 3) or \
                 all(n.isdigit() for n in names) or any(len(n) == 1 and n not in "AIXO" for n in names):
             continue
         joined = ", ".join(f"'{n}'" for n in names[:-1]) + f" and '{names[-1]}'"
@@ -197,7 +195,7 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None) -> list[Claim
 def compile_sentence(sentence: str, typed: str | None = None) -> list[Claim]:
     """The claims of an assertion; [Claim('changed')] when nothing in it is decidable."""
     # "Milk is removed, leaving Eggs and Apples": what is left is still shown, a claim of its own
-    sentence = re.sub(r",?\s+(?:leaving|leaves)\s+(?=['\"A-Z])", "; still shown: ", quote_names(sentence or ""))
+    sentence = quote_names(re.sub(r",?\s+(?:leaving|leaves)\s+(?=['\"A-Z])", "; still shown: ", sentence or ""))
     quotes = [next(g for g in m.groups() if g) for m in QUOTE_RE.finditer(sentence)]
     masked = sentence
     for n, m in enumerate(QUOTE_RE.finditer(sentence)):
