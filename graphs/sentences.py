@@ -32,7 +32,7 @@ COUNT = (r"\b(\d+|" + "|".join(NUMBERS) + r")\s+(?:[a-z-]+\s+)?(items?|results?|
          r"[a-z]{3,}s)\b(?!\s*Q)")
 STYLED = (r"\b(?:turns?|becomes?|goes|is now|are now|changes? to|lights? up|is|are)\s+(?:dark |light |bright |pale )?"
           r"(red|green|blue|yellow|orange|purple|pink|grey|gray|white|black|bold|coloured|colored|filled)\b")
-HUES = ("red", "green", "blue", "yellow", "orange", "purple", "pink", "grey", "gray", "white", "black")
+HUES = ("red", "green", "blue", "yellow", "orange", "purple", "pink")  # a person's grey, white or black is too loose
 # A list of names a person writes without quotes: 'Tomato soup, Pea soup and Chicken noodle'. Each name
 # starts with a capital (or is a number) and runs on in lower-case words that are no verbs or links.
 LINK = (r"(?:is|are|was|were|and|or|but|the|a|an|now|still|to|in|on|of|with|at|for|left|remain|remains|"
