@@ -1,6 +1,6 @@
 """`materialise` brings tasks/real's app files out of the fetch mirror at the pinned commits, and again.
 
-Marked `real_apps`: it needs the mirror (/work/.mirror); the tests run by default where it is, and
+Marked `real_apps`: it needs the mirror (`evals.quality.real_corpus.MIRROR`); the tests run by default where it is, and
 `-m real_apps` selects them (without the mirror they then fail, naming `iwr tasks materialise-real`).
 """
 from __future__ import annotations

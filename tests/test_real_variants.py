@@ -2,7 +2,7 @@
 first at the action originals.json names (`fails_at`, which calibration's `real_variants_at_right_action` uses).
 
 Marked `real_apps`: the app files are materialised from the fetch mirror first (the `real_corpus` fixture);
-the tests run by default where /work/.mirror (or the materialised files) is, and `-m real_apps` selects them.
+the tests run by default where the mirror (or the materialised files) is, and `-m real_apps` selects them.
 """
 from __future__ import annotations
 

@@ -133,7 +133,7 @@ def show(task_id: str = typer.Argument(..., help="task id"),
 @tasks_app.command("materialise-real")
 def materialise_real(
     root: Optional[Path] = typer.Option(None, "--tasks", help="the corpus of real apps (default: tasks/real)"),
-    mirror: Optional[Path] = typer.Option(None, help="where `fetch` unpacked the snapshots (default: /work/.mirror)"),
+    mirror: Optional[Path] = typer.Option(None, help="where the repository snapshots are unpacked as <owner>+<name>/ (default: $IWR_FETCH_MIRROR, else ~/.cache/iwr/mirror)"),
     variants: Optional[Path] = typer.Option(None, help="also write every broken variant's site into this folder"),
     as_json: bool = typer.Option(False, "--json", help="print what was made as a JSON list"),
 ):

@@ -25,7 +25,9 @@ from tasks.schema import Ours
 
 REAL_SUITE = PROJECT_ROOT / "tasks" / "real"
 # where `fetch` unpacks its snapshots (<owner>+<name>/repo); IWR_FETCH_MIRROR points elsewhere
-MIRROR = Path(os.environ.get("IWR_FETCH_MIRROR", "/work/.mirror"))
+# Where repository snapshots are unpacked as <owner>+<name>/ (issue 27 replaces this with a fetch at the
+# pinned commit): IWR_FETCH_MIRROR, else the user's cache.
+MIRROR = Path(os.environ.get("IWR_FETCH_MIRROR") or Path.home() / ".cache" / "iwr" / "mirror")
 MATERIALISE_HINT = "run `iwr tasks materialise-real`"
 
 
