@@ -64,6 +64,12 @@ def _items(view: dict) -> dict[int, list[dict]]:
     return lists
 
 
+def _lists_holding(view: dict, texts: tuple[str, ...]) -> dict[int, list[dict]]:
+    """The lists (by id) with an item showing one of `texts`."""
+    pats = [_pattern(q) for q in texts]
+    return {lid: ts for lid, ts in _items(view).items() if any(p.search(_flat(t["t"])) for t in ts for p in pats)}
+
+
 def _fields_named(view: dict, text: str | None, kinds: tuple[str, ...] | None = None) -> list[dict]:
     out = [f for f in view.get("fields", []) if kinds is None or f.get("type") in kinds]
     if text:
@@ -169,9 +175,7 @@ def _count(n: int, noun: str, before: dict, after: dict, names: tuple[str, ...] 
     names ('two are shown: A and B'), each is shown and a list holding them has n items."""
     if names:
         missing = [q for q in names if occurrences(after, q) == 0]
-        pats = [_pattern(q) for q in names]
-        holding = {lid: len({t["item"] for t in ts}) for lid, ts in _items(after).items()
-                   if any(p.search(_flat(t["t"])) for t in ts for p in pats)}
+        holding = {lid: len({t["item"] for t in ts}) for lid, ts in _lists_holding(after, names).items()}
         ok = not missing and (not holding or n in holding.values())
         return ok, f"missing {missing}; lists holding them have {sorted(holding.values())[:4]} item(s)"
     sizes = lambda v: sorted(len({t["item"] for t in ts}) for ts in _items(v).values())  # noqa: E731
@@ -201,11 +205,10 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
     if k == "only":
         missing = [q for q in qs if occurrences(after, q) == 0]
         pats = [_pattern(q) for q in qs]
-        holding = {lid for lid, ts in _items(after).items() if any(p.search(_flat(t["t"])) for t in ts for p in pats)}
         extra = []
-        for lid in holding:
+        for ts in _lists_holding(after, qs).values():
             by_item: dict[int, str] = {}
-            for t in _items(after)[lid]:
+            for t in ts:
                 by_item[t["item"]] = by_item.get(t["item"], "") + " " + _flat(t["t"])
             extra += [s.strip() for s in by_item.values() if not any(p.search(s) for p in pats)]
         return not missing and not extra, f"missing {missing}, also listed {extra[:3]}"
