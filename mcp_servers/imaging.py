@@ -32,7 +32,9 @@ def image_size(path: Path) -> tuple[int, int]:
 
 def changed(a: np.ndarray, b: np.ndarray, level: int = LEVEL) -> np.ndarray:
     """Where two RGB captures of one box (int16 arrays) differ by more than `level` in some channel."""
-    return np.abs(a - b).max(axis=2) > level
+    d = np.abs(a - b)
+    # channel by channel: numpy's reduction over the last, 3-wide axis is twenty times slower
+    return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > level
 
 
 def cell_share(diff: np.ndarray, cell: int = CELL) -> float:

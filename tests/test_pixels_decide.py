@@ -85,6 +85,28 @@ async def test_the_veil_is_out_of_the_page_s_reach(tmp_path):
     assert [f["value"] for f in view["fields"]] == ["typed here"]
     assert not [h for h in heard if "nth-child" in h]  # (the screenshot's caret sheet is Playwright's trace too)
 
+
+async def test_a_new_document_gets_a_new_veil_and_our_scripts_anew(tmp_path):
+    """The veil's sheet and the functions our world keeps belong to one document: after the page
+    replaced its document, hidden words are still unseen and shown ones seen (a stale sheet would
+    take no ink away, so every word would look hidden; a stale function name would throw)."""
+    (tmp_path / "index.html").write_text(
+        '<!doctype html><body style="margin:0;font:16px sans-serif"><p>before the reload</p>'
+        '<p style="-webkit-text-fill-color:transparent">ghost words</p></body>')
+    (tmp_path / "next.html").write_text(
+        '<!doctype html><body style="margin:0;font:16px sans-serif"><p>after the reload</p>'
+        '<p style="filter:opacity(0)">hidden words</p></body>')
+    async with BrowserHub() as hub:
+        s = await hub.open(str(tmp_path / "index.html"), width=600, height=300)
+        first = await actions.observe(s)
+        await s.page.evaluate("location.href = 'next.html'")
+        await s.page.wait_for_load_state("load")
+        second = await actions.observe(s)
+        await s.page.reload()
+        third = await actions.observe(s)
+    assert [t["t"] for t in first["texts"]] == ["before the reload"]
+    assert [t["t"] for t in second["texts"]] == [t["t"] for t in third["texts"]] == ["after the reload"]
+
 DIALOGS = """<!doctype html><body style="margin:0;font:16px sans-serif">
 <div role="dialog">Saved for later</div>
 <div role="dialog" style="-webkit-text-fill-color:transparent">Ghost dialog</div>

@@ -85,10 +85,11 @@ class Session:
     origin: str | None = None  # the one origin the page may load from and stay on
     left: str | None = None  # where the page tried to go when it left its origin or opened a window
     world: object | None = None  # the judge's isolated world in the page (see world.py)
+    world_fns: tuple = (None, {})  # (that world's id, the names it keeps our functions under) (world.py)
     token: str = ""  # the secret of the session's init script: its events' names (disguise.py)
     last_shot: tuple | None = None  # (the page's activity, PNG bytes) of the last settled screenshot (veil.py)
     ink_memo: tuple | None = None  # the last ink verdicts and what they were made on (ink.py)
-    veil_sheet: tuple | None = None  # (document's loader id, CDP session, inspector style sheet id) (veil.py)
+    veil_sheet: tuple | None = None  # (CDP session, inspector style sheet id of the current document) (veil.py)
 
 
 class BrowserHub:

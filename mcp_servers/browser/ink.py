@@ -81,12 +81,16 @@ def _union(items: list[dict]) -> tuple[int, int, int, int]:
 
 def _verdict(diff: np.ndarray, rects: list, box: tuple, k: float) -> bool:
     """Whether enough of the pixels inside `rects` (viewport boxes; `box` the capture's) changed."""
-    mask = np.zeros(diff.shape, dtype=bool)
-    for x, y, w, h in rects:
-        mask[int((y - box[1]) * k):int(np.ceil((y + h - box[1]) * k)),
-             int((x - box[0]) * k):int(np.ceil((x + w - box[0]) * k))] = True
+    cut = [(int((y - box[1]) * k), int(np.ceil((y + h - box[1]) * k)), int((x - box[0]) * k),
+            int(np.ceil((x + w - box[0]) * k))) for x, y, w, h in rects]
+    y0, x0 = max(0, min(c[0] for c in cut)), max(0, min(c[2] for c in cut))
+    mask = np.zeros((max(c[1] for c in cut) - y0, max(c[3] for c in cut) - x0), dtype=bool)  # the rects' bounds only
+    for top, bottom, left, right in cut:
+        mask[max(0, top) - y0:bottom - y0, max(0, left) - x0:right - x0] = True
+    part = diff[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]]
+    mask = mask[:part.shape[0], :part.shape[1]]
     area = int(mask.sum())
-    return area > 0 and int((diff & mask).sum()) >= max(MIN_PIXELS, MIN_SHARE * area)
+    return area > 0 and int((part & mask).sum()) >= max(MIN_PIXELS, MIN_SHARE * area)
 
 
 def _overlaps(box: tuple, boxes: list) -> bool:

@@ -11,29 +11,34 @@ import io
 
 import numpy as np
 from PIL import Image
+from playwright.async_api import Error as PlaywrightError
 
 from mcp_servers.browser import world
 from mcp_servers.browser.capture import PREPARE, RESTORE
-from mcp_servers.browser.settle import ACTIVITY
 
 
 
-async def _sheet(session) -> str:
-    """The id of the inspector style sheet of the page's current document (made once per document)."""
-    cdp = await world.cdp_of(session)
+async def _sheet(session, cdp) -> str:
+    """A new inspector style sheet in the page's current document."""
     frame = (await cdp.send("Page.getFrameTree"))["frameTree"]["frame"]
-    held = session.veil_sheet
-    if held and held[0] == frame["loaderId"] and held[1] is cdp:
-        return held[2]
     await cdp.send("DOM.enable")
     await cdp.send("CSS.enable")
     made = await cdp.send("CSS.createStyleSheet", {"frameId": frame["id"]})
-    session.veil_sheet = (frame["loaderId"], cdp, made["styleSheetId"])
+    session.veil_sheet = (cdp, made["styleSheetId"])
     return made["styleSheetId"]
 
 
 async def _lay(session, css: str) -> None:
-    await (await world.cdp_of(session)).send("CSS.setStyleSheetText", {"styleSheetId": await _sheet(session), "text": css})
+    """Set the veil's text. The sheet is made once per document: a document that replaced it (a
+    navigation, a reload) takes its id along, and setting it fails, so a new one is made."""
+    cdp, held = await world.cdp_of(session), session.veil_sheet
+    if held and held[0] is cdp:
+        try:
+            await cdp.send("CSS.setStyleSheetText", {"styleSheetId": held[1], "text": css})
+            return
+        except PlaywrightError:
+            pass
+    await cdp.send("CSS.setStyleSheetText", {"styleSheetId": await _sheet(session, cdp), "text": css})
 
 
 async def capture(session, box: tuple[int, int, int, int] | None, scroll: tuple[float, float] = (0, 0)) -> np.ndarray:
@@ -52,12 +57,13 @@ def _last_shot(session, activity, box) -> np.ndarray | None:
     shot = session.last_shot
     if shot is None or shot[0] != activity or session.dpr != 1:
         return None
-    full = np.asarray(Image.open(io.BytesIO(shot[1])).convert("RGB"), dtype=np.int16)
-    if box is None:
-        return full
-    x, y, w, h = box
-    part = full[y:y + h, x:x + w]
-    return part if part.shape[:2] == (h, w) else None
+    image = Image.open(io.BytesIO(shot[1]))
+    if box is not None:  # cut before converting: the whole viewport's pixels are not needed
+        x, y, w, h = box
+        if x + w > image.width or y + h > image.height:
+            return None
+        image = image.crop((x, y, x + w, y + h))
+    return np.asarray(image.convert("RGB"), dtype=np.int16)
 
 
 async def with_and_without(session, sheets: list[str], box=None, scroll=(0, 0), again: bool = False):
@@ -76,8 +82,13 @@ async def with_and_without(session, sheets: list[str], box=None, scroll=(0, 0), 
                 veiled.append(await capture(session, box, scroll))
             finally:
                 await _lay(session, "")
-        after = await world.call(session, ACTIVITY)
-        third = await capture(session, box, scroll) if again or after != before else None
     finally:
-        await world.call(session, RESTORE)
+        after = await world.call(session, RESTORE)
+    third = None
+    if again or after != before:  # held still once more, for the capture that tells motion apart
+        await world.call(session, PREPARE)
+        try:
+            third = await capture(session, box, scroll)
+        finally:
+            await world.call(session, RESTORE)
     return first, veiled, third, before

@@ -7,11 +7,13 @@ here (element refs, the activity counter) is visible to it. The world is made th
 """
 from __future__ import annotations
 
+import itertools
 import json
 
 from playwright.async_api import Error as PlaywrightError
 
 NAME = "iwr"  # a CDP-side name; the page cannot read it
+_names = itertools.count()
 
 STALE = ("Cannot find context", "Execution context was destroyed", "Inspected target navigated",
          "No frame", "Target closed", "Session closed", "detached")
@@ -38,13 +40,26 @@ async def _context_id(session) -> int:
     return session.world
 
 
+def _expression(session, ctx: int, fn: str, arg) -> tuple[str, str | None]:
+    """The expression that runs `fn(arg)`: by the name the world keeps it under once it was sent (our
+    scripts run hundreds of times a replay; compiling kilobytes each time is most of a call's cost),
+    else the function itself, kept under a new name as it runs. Returns (expression, the new name)."""
+    if session.world_fns[0] != ctx:
+        session.world_fns = (ctx, {})
+    kept = session.world_fns[1]
+    if fn in kept:
+        return f"{kept[fn]}({json.dumps(arg)})", None
+    name = f"globalThis.__iwr{next(_names)}"  # unique even for calls in flight together
+    return f"({name} = ({fn}))({json.dumps(arg)})", name
+
+
 async def call(session, fn: str, arg=None):
     """`fn(arg)` in the judge's world of the main frame, its JSON value returned; made anew when the
     page navigated (or reattached its CDP session) since the last call."""
-    expression = f"({fn})({json.dumps(arg)})"
     for attempt in range(3):
         try:
             ctx = await _context_id(session)
+            expression, name = _expression(session, ctx, fn, arg)
             out = await session.cdp.send("Runtime.evaluate", {"expression": expression, "contextId": ctx,
                                                               "returnByValue": True, "awaitPromise": True})
         except PlaywrightError as e:
@@ -60,6 +75,11 @@ async def call(session, fn: str, arg=None):
             if "Cannot find context" in text and attempt < 2:
                 session.world = None
                 continue
+            if "__iwr" in text and attempt < 2:  # a kept function went missing: send them all again
+                session.world_fns = (None, {})
+                continue
             raise WorldError(text.splitlines()[0][:300])
+        if name is not None:
+            session.world_fns[1][fn] = name
         return out["result"].get("value")
     raise AssertionError("unreachable")
