@@ -173,12 +173,16 @@ def _count(n: int, noun: str, before: dict, after: dict, names: tuple[str, ...] 
     """'4 tasks are left', 'the log holds 1 entry': a list of n items, or n shown by the noun; else n
     newly shown, else the page changed at all (what an annotator counts is often not a list). With the
     names ('two are shown: A and B'), each is shown and a list holding them has n items."""
+    sizes = lambda v: sorted(len({t["item"] for t in ts}) for ts in _items(v).values())  # noqa: E731
+    if names and n == 0:  # "reads 'No tasks yet.' with no tasks": the words shown, the lists shrank
+        missing = [q for q in names if occurrences(after, q) == 0]
+        return not missing and (not sizes(after) or sum(sizes(after)) < sum(sizes(before))), \
+            f"missing {missing}; lists of sizes {sizes(after)[:6]} (before {sizes(before)[:6]})"
     if names:
         missing = [q for q in names if occurrences(after, q) == 0]
         holding = {lid: len({t["item"] for t in ts}) for lid, ts in _lists_holding(after, names).items()}
         ok = not missing and (not holding or n in holding.values())
         return ok, f"missing {missing}; lists holding them have {sorted(holding.values())[:4]} item(s)"
-    sizes = lambda v: sorted(len({t["item"] for t in ts}) for ts in _items(v).values())  # noqa: E731
     if n == 0:  # "no cans are shown": no list holds items now, or the lists shrank
         return not sizes(after) or sum(sizes(after)) < sum(sizes(before)), f"lists of sizes {sizes(after)[:6]}"
     stem = re.escape(noun.rstrip("s")[:5])
@@ -299,7 +303,7 @@ async def structured_verdict(tools: Toolbox, sid: str, checks: list[dict]) -> di
     failed = [(c, r) for c, r in zip(checks, results) if not r["ok"]]
     reason = "; ".join(f"{c['kind']} {c.get('text') or c.get('selector')!r} observed {r['observed'][:80]!r}"
                        for c, r in failed) or f"{len(checks)} check(s) hold"
-    return {"passed": not failed, "method": "structured", "reason": reason,
+    return {"passed": not failed, "method": "structured", "decided_by": "checks", "reason": reason,
             "checks": [{**c, **r} for c, r in zip(checks, results)]}
 
 
@@ -309,7 +313,7 @@ def sentence_verdict(sentence: str, before: dict, after: dict, typed: str | None
     decided = [(c, *decide(c, before, after)) for c in claims]
     method = "unverifiable" if [c.kind for c in claims] == ["changed"] else "sentence"
     failed = [f"{c.kind} {list(c.texts)}: {why}" for c, ok, why in decided if not ok]
-    return {"passed": not failed, "method": method,
+    return {"passed": not failed, "method": method, "decided_by": "words" if method == "sentence" else "undecided",
             "reason": "; ".join(failed) or "; ".join(f"{c.kind} {list(c.texts)}: {why}" for c, _, why in decided),
             "claims": [{"kind": c.kind, "texts": list(c.texts), "negated": c.negated, "ok": ok, "observed": why}
                        for c, ok, why in decided]}

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-QUOTE_RE = re.compile(r"'([^']+)'|\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’")
+# A single quote opens after no letter and closes before none: "Okonkwo's songs" holds no quote, 'Don't' does.
+QUOTE_RE = re.compile(r"(?<!\w)'((?:[^']|'(?=\w))+?)'(?!\w)|\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’")
 WORD_RE = re.compile(r"[a-z0-9]+")
 SYMBOLS = "+−-–×x*÷/=❯❮›‹»«✓✔✕✖✗☆★♥♡⋯…←→↑↓<>▶◀▲▼☰⚙%.,?!#@&$€£"
 SYMBOL_RE = re.compile(r"(?:^|\s)([+−–×÷=❯❮›‹»«✓✔✕✖✗☆★♥♡⋯…←→↑↓<>▶◀▲▼☰⚙])(?=\s|$)")

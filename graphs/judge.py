@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import operator
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,6 +112,8 @@ class JudgeContext:
     pictures: dict = field(default_factory=dict)  # step -> the share of its checkpoint that is pictures (pictures.py)
     scored: dict = field(default_factory=dict)  # step -> its bare capture, where pictures were taken away
     likeness: Likeness | None = None  # the recording's frames and the checkpoints, once per task
+    step: int = 0  # the 1-based index of the action being judged
+    recorded: dict = field(default_factory=dict)  # step -> what the recording shows changing (recorded_change.py)
 
     def artifact_root(self) -> Path:
         """The folder the judged page is served from."""
@@ -231,6 +234,7 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     ctx = runtime.context
     tools, cfg = ctx.tools, ctx.config
     i, sid = state["step"], state["session"]
+    ctx.step = i + 1
     action, ctx.hidden = judged_form(state["task"]["action_sequence"][i], cfg.hints)
     ext = action.get("iwr") or {}
     started = time.monotonic()
@@ -390,5 +394,6 @@ async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, con
             "chance_corrected": config.chance_corrected, "hints": config.hints,
             "unverifiable_assertions": sum(1 for a in state["actions"]
                                            if (a.get("assertion") or {}).get("method") == "unverifiable"),
+            "decided_by": dict(Counter(a["assertion"].get("decided_by", "model") for a in state["actions"] if a.get("assertion"))),
             "checkpoints_by": "name-sorted list (paper-compat)" if config.paper_compat else plan.convention,
             "judge_model": config.model.model if llm else None, "llm_usage": llm.usage if llm else None}

@@ -1,5 +1,6 @@
-"""'Something changed' is decided on what a person sees. A sentence with nothing decidable in it
-(`unverifiable`) passes only when the page changed beyond hover and focus in what it shows (texts,
+"""'Something changed' is decided by the recording where it shows the change (recorded_change.py), else
+on what a person sees. A sentence with nothing decidable in it and no recording on both sides of its
+action (`undecided`) passes only when the page changed beyond hover and focus in what it shows (texts,
 values, states, dialogs, the task's own images) and its pixels changed where no picture is: both
 captures are taken with the page's pictures away (pictures.py), so swapping one picture for the
 next changes nothing. The verdict records which evidence decided.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from graphs.assertions import page_changed
 from graphs.sentences import compile_sentence
-from mcp_servers.imaging import cell_share, changed, rgb
+from graphs.recorded_change import by_words, change_between, near, recorded
 
 
 
@@ -19,24 +20,27 @@ def unverifiable(action: dict) -> bool:
         [c.kind for c in compile_sentence(sentence)] == ["changed"]
 
 
-def pixels_changed(before: str, after: str) -> float:
-    """The share of the viewport's cells that differ between two captures (1.0 when their sizes differ)."""
-    a, b = rgb(before), rgb(after)
-    return 1.0 if a.shape != b.shape else cell_share(changed(a, b))
-
-
 async def recheck(ctx, sid: str, verdict: dict, before_image: str | None, after_shot: str | None, name: str) -> dict:
-    """An unverifiable verdict that passed on the page's text and states, decided again on what a person
-    sees: own images only, and pixels outside pictures (when the judge takes screenshots)."""
-    if not verdict["passed"] or ctx.before_view is None:
-        return verdict
+    """An unverifiable verdict decided again: by the recording where it shows the change (recorded_change.py),
+    else (`undecided`) on what a person sees: own images only, and pixels outside pictures (when the
+    judge takes screenshots)."""
+    if ctx.before_view is None:
+        return {**verdict, "decided_by": "undecided"}
     after_view = await ctx.tools.call("browser", "observe", session=sid, assets=ctx.served())
-    seen = page_changed(ctx.before_view, after_view)
-    share = None
+    rec = await recorded(ctx, ctx.step)
+    if rec is not None and (rec["appeared"] or rec["vanished"]):
+        ok, why = by_words(rec, ctx.before_view, after_view)
+        return {**verdict, "passed": ok, "method": "recording", "decided_by": "recording", "reason": why}
+    seen, grid = page_changed(ctx.before_view, after_view), None
     if seen and before_image and after_shot:
-        share = pixels_changed(before_image, (await ctx.without_pictures(sid, after_shot, name))[0])
-        seen = share > 0.0  # one 16-pixel cell will do: a toggled icon is that small
+        grid = change_between(before_image, (await ctx.without_pictures(sid, after_shot, name))[0])
+        seen = grid is None or bool(grid.any())  # one 16-pixel cell will do: a toggled icon is that small
+    share = None if grid is None else round(float(grid.mean()), 4)
+    if rec is not None and rec["cells"] is not None and rec["cells"].any():
+        ok = seen and (grid is None or near(rec["cells"], grid))
+        return {**verdict, "passed": ok, "method": "recording", "decided_by": "recording", "changed_share": share,
+                "reason": "the page changed where the recording did" if ok else
+                          "the page did not change visibly where the recording did"}
     reason = ("the page changed where a person sees it" if seen else
               "nothing visible changed beyond hover, focus and pictures")
-    return {**verdict, "passed": seen, "reason": reason, "decided_by": "pixels" if share is not None else "page",
-            "changed_share": share}
+    return {**verdict, "passed": seen, "reason": reason, "decided_by": "undecided", "changed_share": share}

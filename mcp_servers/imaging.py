@@ -37,13 +37,18 @@ def changed(a: np.ndarray, b: np.ndarray, level: int = LEVEL) -> np.ndarray:
     return np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2]) > level
 
 
-def cell_share(diff: np.ndarray, cell: int = CELL) -> float:
-    """The share of the cells (`cell` pixels square) in which some pixel changed: the area a change
-    covers, blank stretches between its strokes included."""
+def cells(diff: np.ndarray, cell: int = CELL) -> np.ndarray:
+    """The grid of `cell`-pixel squares in which some pixel changed."""
     h, w = diff.shape
     padded = np.zeros((-(-h // cell) * cell, -(-w // cell) * cell), dtype=bool)
     padded[:h, :w] = diff
-    return round(float(padded.reshape(padded.shape[0] // cell, cell, -1, cell).any(axis=(1, 3)).mean()), 4)
+    return padded.reshape(padded.shape[0] // cell, cell, -1, cell).any(axis=(1, 3))
+
+
+def cell_share(diff: np.ndarray, cell: int = CELL) -> float:
+    """The share of the cells (`cell` pixels square) in which some pixel changed: the area a change
+    covers, blank stretches between its strokes included."""
+    return round(float(cells(diff, cell).mean()), 4)
 
 
 def rgb(path: str | Path) -> np.ndarray:

@@ -93,4 +93,4 @@ def test_the_goal_lists_every_action_with_its_assertion(task_one):
     assert "film reviews" in goal and '"works"' in goal
     for n, action in enumerate(record["action_sequence"], 1):
         assert f"{n}. {action['parameters']['description']}" in goal
-    assert "(expected: An error asks for a title and a rating)" in goal
+    assert f"(expected: {record['action_sequence'][0]['logical_assertion']})" in goal

@@ -56,7 +56,9 @@ async def test_hybrid_asks_the_model_only_when_offline_grounding_fails_and_cache
 async def test_hybrid_uses_the_model_for_an_assertion_with_no_checkable_form(tmp_path, fake_openai):
     root = one_task_suite(tmp_path / "s")
     lines = json.loads((root / "data.jsonl").read_text())
-    del lines["action_sequence"][0]["iwr"]["checks"]  # "An error asks for a title and a rating": no quotes
+    first = lines["action_sequence"][0]
+    del first["iwr"]["checks"]
+    first["logical_assertion"] = "An error asks for a title and a rating"  # nothing the words alone decide
     (root / "data.jsonl").write_text(json.dumps(lines) + "\n")
     suite = load_suite(root)
     fake_openai.replies = [json.dumps({"answer": "No", "reason": "no error visible"})]

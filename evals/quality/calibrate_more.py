@@ -21,9 +21,10 @@ def _share(values: list[bool]) -> float | None:
 def agreement(judgements: list[tuple[str, object]]) -> dict:
     """grounding_agreement: share of reference actions whose words-only element is the hinted one;
     assertion_agreement: share of asserted actions (references and mutants) whose decided sentence
-    verdict equals the structured checks' verdict; unverifiable sentences are counted apart
-    (unverifiable_share), and assertion_agreement_all counts them too, as the pass or fail they got."""
-    grounded, asserted, asserted_all, unverifiable = [], [], [], []
+    verdict equals the structured checks' verdict; unverifiable sentences (undecided by words and
+    recording) are counted apart (unverifiable_share), and assertion_agreement_all counts them too, as
+    the pass or fail they got; decided_by, the share of verdicts each kind of evidence gave."""
+    grounded, asserted, asserted_all, unverifiable, decided_by = [], [], [], [], []
     for agent, result in judgements:
         if agent != "reference" and agent not in KINDS:
             continue
@@ -37,10 +38,12 @@ def agreement(judgements: list[tuple[str, object]]) -> dict:
                     asserted.append(v["passed"] == v["structured_passed"])
             if v:
                 unverifiable.append(v.get("method") == "unverifiable")
+                decided_by.append(v.get("decided_by") or "model")
     return {"grounding_agreement": _share(grounded), "grounded_actions": len(grounded),
             "assertion_agreement": _share(asserted), "asserted_actions": len(asserted),
             "assertion_agreement_all": _share(asserted_all), "asserted_actions_all": len(asserted_all),
-            "unverifiable_share": _share(unverifiable)}
+            "unverifiable_share": _share(unverifiable),
+            "decided_by": {k: _share([d == k for d in decided_by]) for k in sorted(set(decided_by))}}
 
 
 async def judge_equivalents(tasks: list, out: Path, judged) -> dict:
