@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from agents.toolbox import Toolbox, ToolCallError
-from graphs.description import clears_first
+from graphs.description import clears_first, quote_bare_names
 from graphs.grounding import Plan, label_probe, names_agree, plans_for, target_quotes, type_text_of
 from tasks.schema import size_of
 
@@ -64,8 +64,10 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
             trace["grounding"] = record
             return False, f"{UNSURE}margin {plan.margin:.3f} over the runner-up is below {unsure_below}"
         ext = action.get("iwr") or {}
-        if kind == "Click" and (ext.get("select") or (plan.chosen or {}).get("tag") == "select" and quotes):
-            ok, why = await choose_option(tools, sid, plan.args, [ext["select"]] if ext.get("select") else quotes)
+        # a dropdown's option named without quotes ('Pick Meat in the category dropdown') is named all the same
+        options = quotes or target_quotes(quote_bare_names(params.get("description", "")), kind)
+        if kind == "Click" and (ext.get("select") or (plan.chosen or {}).get("tag") == "select" and options):
+            ok, why = await choose_option(tools, sid, plan.args, [ext["select"]] if ext.get("select") else options)
         else:
             ok, why = await perform(tools, sid, kind, plan.args, text, compat_clicks,
                                     bool(ext.get("clear")) or clears_first(params.get("description", "")))

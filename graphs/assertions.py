@@ -48,7 +48,7 @@ def page_changed(before: dict, after: dict) -> bool:
     """Whether anything a person sees changed: text (and how it is painted, unless under the mouse),
     values, states, dialogs, images, canvases, the address. Hover and focus alone are not a change."""
     hovered = {t["t"] for v in (before, after) for t in v.get("texts", []) if t.get("h")}
-    texts = lambda v: Counter((t["t"], t.get("v"), None if t["t"] in hovered else t.get("s"), t.get("off"))  # noqa: E731
+    texts = lambda v: Counter((t["t"], t.get("v"), None if t["t"] in hovered else t.get("s"), t.get("off"), t.get("strike"))  # noqa: E731
                               for t in v.get("texts", []))
     return any((texts(before) != texts(after), before.get("fields") != after.get("fields"),
                 before.get("states") != after.get("states"), before.get("dialogs") != after.get("dialogs"),
@@ -155,11 +155,12 @@ def _numbered_alike(low: int, high: int, view: dict) -> tuple[bool, str]:
 
 
 def _styled(qs: tuple[str, ...], before: dict, after: dict, colour: str | None = None) -> tuple[bool, str]:
-    """'X turns red': a place showing X is painted differently now (unquoted: any text is); a named
-    colour must be its ink's, its background's or its border's."""
-    def looks(view: dict) -> Counter:
-        return Counter((t["t"], t.get("s")) for t in view.get("texts", [])
-                       if not qs or any(_pattern(q).search(_flat(t["t"])) for q in qs))
+    """'X turns red': a place showing X (or a box named X) is painted differently now (unquoted: any
+    text or box is); a named colour must be its ink's, its background's or its border's."""
+    def looks(view: dict) -> Counter:  # texts, and boxes by how they (or the switch drawn for them) look
+        named = lambda t: not qs or any(_pattern(q).search(_flat(t)) for q in qs)  # noqa: E731
+        return Counter([(t["t"], t.get("s")) for t in view.get("texts", []) if named(t["t"])] +
+                       [(f["label"], f["s"]) for f in view.get("fields", []) if f.get("s") and named(f["label"])])
     b, a = looks(before), looks(after)
     restyled = a - b
     if colour:
@@ -183,8 +184,10 @@ def _count(n: int, noun: str, before: dict, after: dict, names: tuple[str, ...] 
         holding = {lid: len({t["item"] for t in ts}) for lid, ts in _lists_holding(after, names).items()}
         ok = not missing and (not holding or n in holding.values())
         return ok, f"missing {missing}; lists holding them have {sorted(holding.values())[:4]} item(s)"
-    if n == 0:  # "no cans are shown": no list holds items now, or the lists shrank
-        return not sizes(after) or sum(sizes(after)) < sum(sizes(before)), f"lists of sizes {sizes(after)[:6]}"
+    if n == 0:  # "no cans are shown": no list holds items now, or the lists shrank, or fewer texts show
+        shown = lambda v: sum(1 for t in v.get("texts", []) if t.get("v", True))  # noqa: E731
+        ok = not sizes(after) or sum(sizes(after)) < sum(sizes(before)) or shown(after) < shown(before)
+        return ok, f"lists of sizes {sizes(after)[:6]}; {shown(after)} texts shown (before {shown(before)})"
     stem = re.escape(noun.rstrip("s")[:5])
     near = re.compile(rf"(?<![\d.]){n}\s+(?:[a-z0-9-]+\s+){{0,2}}{stem}|{stem}[a-z]*\W{{1,3}}{n}(?![\d.])|\({n}\)")
     shown = [t["t"] for t in after.get("texts", []) if near.search(_flat(t["t"]))]

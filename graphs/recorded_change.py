@@ -31,8 +31,9 @@ def words(text: str) -> Counter:
 
 
 def page_words(view: dict) -> Counter:
-    """The words a page shows in its viewport (what a checkpoint shows): visible texts and field values."""
-    return words(" ".join([t["t"] for t in view.get("texts", []) if t.get("v", True)] +
+    """The words a page shows in its viewport (what a checkpoint shows): visible texts and field values;
+    struck-through text not (OCR reads no word through a line, as in the recording)."""
+    return words(" ".join([t["t"] for t in view.get("texts", []) if t.get("v", True) and not t.get("strike")] +
                           [f.get("value") or "" for f in view.get("fields", [])]))
 
 
@@ -94,10 +95,11 @@ async def recorded(ctx, step: int) -> dict | None:
     return ctx.recorded[step]
 
 
-def by_words(rec: dict, before_view: dict, after_view: dict) -> tuple[bool, str]:
+def by_words(rec: dict, before_view: dict, after_view: dict) -> tuple[bool | None, str]:
     """Whether the page made the recording's change of words: most of the words whose count rose in the
     recording rose on the page (or one spelled nearly alike rose: an OCR slip); where none rose, most of
-    those whose count fell (among the ones the page showed) fell on it."""
+    those whose count fell (among the ones the page showed) fell on it. None when neither kind is on
+    the page: the words cannot decide."""
     now, then = page_words(after_view), page_words(before_view)
     appeared = rec["appeared"]
     # a word the page shows as often before as after says nothing (OCR read it anew, or it shows twice)
@@ -108,6 +110,8 @@ def by_words(rec: dict, before_view: dict, after_view: dict) -> tuple[bool, str]
     stayed = [w for w in leaving if now[w] >= then[w]]
     # What appeared decides where something did: what an overlay dims or a panel replaces vanishes from
     # OCR by the dozen while a person still reads it. Where nothing appeared, what vanished decides.
+    if not appeared and not leaving:  # OCR read the change as words the page never shows (struck text, say)
+        return None, "the words the recording shows changing are not on the page before or after"
     ok = len(missing) * 2 < len(appeared) if appeared else len(stayed) * 2 < len(leaving)
     said = []
     if appeared:
@@ -116,7 +120,7 @@ def by_words(rec: dict, before_view: dict, after_view: dict) -> tuple[bool, str]
     if leaving:
         said.append(f"{len(leaving) - len(stayed)} of {len(leaving)} words it shows vanishing went"
                     + (f" (not {stayed[:6]})" if stayed else ""))
-    return ok, "; ".join(said) or "the words the recording shows changing are not on the page before or after"
+    return ok, "; ".join(said)
 
 
 def near(recorded_cells: np.ndarray, page_cells: np.ndarray | None) -> bool:

@@ -154,6 +154,8 @@ def _clause_claims(clause: str, quotes: list[str], typed: str | None) -> list[Cl
 
 
 def _main_claims(low: str, qs: tuple[str, ...], typed: str | None) -> list[Claim]:
+    if qs and re.search(r"\bempty (?:apart from|except(?: for)?|but for|save for)\b", low):
+        return [Claim("shown", qs), Claim("count", ("items",), number=0)]  # the message, and no items
     if re.search(r"\b(url|address bar|navigates? to|goes to the page)\b", low) and qs:
         return [Claim("url", qs)]
     if re.search(rf"\b{CONTAINER}\b", low) and re.search(CLOSES, low):

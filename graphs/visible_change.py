@@ -28,8 +28,8 @@ async def recheck(ctx, sid: str, verdict: dict, before_image: str | None, after_
         return {**verdict, "decided_by": "undecided"}
     after_view = await ctx.tools.call("browser", "observe", session=sid, assets=ctx.served())
     rec = await recorded(ctx, ctx.step)
-    if rec is not None and (rec["appeared"] or rec["vanished"]):
-        ok, why = by_words(rec, ctx.before_view, after_view)
+    ok, why = by_words(rec, ctx.before_view, after_view) if rec is not None else (None, "")
+    if ok is not None:
         return {**verdict, "passed": ok, "method": "recording", "decided_by": "recording", "reason": why}
     seen, grid = page_changed(ctx.before_view, after_view), None
     if seen and before_image and after_shot:

@@ -206,7 +206,13 @@ OBSERVE = """
     if (el.tagName === 'SELECT') f.value = el.selectedIndex >= 0 ? flat(el.options[el.selectedIndex].text) : '';
     else if (el.isContentEditable) f.value = flat(el.innerText);
     else f.value = String(el.value);
-    if (ty === 'checkbox' || ty === 'radio') f.checked = el.checked;
+    if (ty === 'checkbox' || ty === 'radio') {
+      f.checked = el.checked;
+      // how it looks, on the label drawn in its place when the box itself is hidden (a styled toggle)
+      const cs = getComputedStyle(el), face = (cs.visibility === 'hidden' || parseFloat(cs.opacity) < 0.05) &&
+        el.labels && el.labels.length ? el.labels[0] : el, fs = getComputedStyle(face);
+      f.s = [fs.color, backgroundOf(face), fs.borderTopColor].join('|');
+    }
     // A value a person reads: in the viewport, taking its ink away must change the field's pixels (ink.py).
     const r = el.getBoundingClientRect();
     if (f.value && f.checked === undefined && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth) {

@@ -12,8 +12,12 @@ from mcp_servers.browser.page_observe import SEEING_FNS, TEXT_ANCHORS
 # alike: a role (explicit or implied by the tag) and an accessible-style name.
 DESCRIBE_FNS = """
   const clean = (s) => (s || '').replace(/\\s+/g, ' ').trim().slice(0, 160);
+  // A label drawn as the switch of a hidden box (a styled toggle) is that box to a person.
+  const boxOf = (el) => el.tagName === 'LABEL' && el.control && /^(checkbox|radio)$/i.test(el.control.type) &&
+    !clean(el.innerText) ? el.control : null;
   const roleOf = (el) => {
     const r = el.getAttribute('role'); if (r) return r;
+    if (boxOf(el)) return roleOf(boxOf(el));
     const t = el.tagName.toLowerCase(), ty = (el.getAttribute('type') || 'text').toLowerCase();
     if (t === 'a') return 'link';
     if (t === 'button' || t === 'summary') return 'button';
@@ -26,7 +30,24 @@ DESCRIBE_FNS = """
     }
     return 'generic';
   };
+  // A switch or box with no words of its own is named by the words beside it: those of the nearest
+  // enclosing element that holds no other control ('Good' next to a drawn toggle).
+  const besideName = (el) => {
+    const own = boxOf(el) || el;
+    for (let p = el.parentElement, depth = 0; p && p !== document.body && depth < 3; p = p.parentElement, depth++) {
+      const others = Array.from(p.querySelectorAll('input,button,select,textarea,label,a[href],[role]'))
+        .map((c) => boxOf(c) || (c.tagName === 'LABEL' ? c.control : c) || c).filter((c) => c !== own);
+      if (others.length) return '';
+      const t = clean(p.innerText);
+      if (t) return t.length <= 60 ? t : '';
+    }
+    return '';
+  };
   const nameOf = (el) => {
+    const named = ownName(el);
+    return named || (/^(checkbox|radio|switch)$/.test(roleOf(el)) ? besideName(el) : '');
+  };
+  const ownName = (el) => {
     const a = el.getAttribute('aria-label'); if (a) return clean(a);
     const lb = el.getAttribute('aria-labelledby');
     if (lb) { const t = lb.split(/\\s+/).map(i => document.getElementById(i)).filter(Boolean).map(e => e.innerText).join(' '); if (t.trim()) return clean(t); }
