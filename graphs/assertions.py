@@ -96,18 +96,24 @@ def _checked(qs: tuple[str, ...], want: bool, before: dict, after: dict) -> tupl
 
 def _stands_out(view: dict, q: str) -> bool | None:
     """Whether the list item showing q is painted unlike the other items of its list, which look alike
-    (a highlighted tab, the chosen answer); None when that cannot be told (no list, peers differ)."""
+    (a highlighted tab, the chosen answer), or the control among a run of its kind (a pad's key); None
+    when that cannot be told (no list or run, peers differ)."""
     p = _pattern(q)
     verdict = None
-    for t in view.get("texts", []):
-        if t.get("list") is None or not p.search(_flat(t["t"])):
-            continue
-        peers = [o.get("s") for o in view["texts"]  # a peer under the mouse shows its hover style, not its state
-                 if o.get("list") == t["list"] and o.get("item") != t.get("item") and not o.get("h")]
-        if peers and len(set(peers)) == 1:
-            if peers[0] != t.get("s"):
-                return True
-            verdict = False
+    groups = [(t.get("list"), t.get("item")) for t in view.get("texts", [])]
+    runs = [tuple(t["run"]) if t.get("run") else (None, None) for t in view.get("texts", [])]
+    for way in (groups, runs):  # a list's items, else a run of controls side by side
+        for t, (g, me) in zip(view.get("texts", []), way):
+            if g is None or not p.search(_flat(t["t"])):
+                continue
+            peers = [o.get("s") for o, (og, other) in zip(view["texts"], way)  # one under the mouse shows its hover, not its state
+                     if og == g and other != me and not o.get("h")]
+            if peers and len(set(peers)) == 1:
+                if peers[0] != t.get("s"):
+                    return True
+                verdict = False
+        if verdict is not None:
+            return verdict
     return verdict
 
 
@@ -223,7 +229,10 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
         b, a = before.get("dialogs", []), after.get("dialogs", [])
         if qs:
             inside = lambda v: any(_pattern(q).search(_flat(d)) for d in v for q in qs)  # noqa: E731
-            ok = inside(b) and not inside(a) if k == "closed" else inside(a) or occurrences(after, qs[0]) > occurrences(before, qs[0])
+            # closed: the named words were in a dialog and are no more; in none a person could tell (a drawer
+            # that no class names), shown before and gone now
+            ok = (inside(b) and not inside(a) or not inside(b) and all(occurrences(before, q) and not occurrences(after, q) for q in qs)) \
+                if k == "closed" else inside(a) or occurrences(after, qs[0]) > occurrences(before, qs[0])
         elif k == "closed":
             gone = set(t["t"] for t in before.get("texts", [])) - set(t["t"] for t in after.get("texts", []))
             ok = len(a) < len(b) or (not b and bool(gone))

@@ -15,7 +15,8 @@ from graphs.description import QUOTE_RE
 NUMBERS = {"no": 0, "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 VERB = (r"\b(appears?|disappears?|vanish(?:es)?|shows?|reads?|displays?|becomes?|changes?|updates?|is|are|closes?|"
-        r"opens?|lists?|contains?|says|turns?|gets?|goes|remains?|stays?|has|have|runs?|holds?|fills?|moves?)\b")
+        r"opens?|lists?|contains?|says|turns?|gets?|goes|remains?|stays?|has|have|runs?|holds?|fills?|moves?|"
+        r"drops?|rises?|falls?|climbs?|increases?|decreases?|tops?)\b")
 CONTAINER = r"(dialog|modal|pop-?up|overlay|drawer|lightbox|menu|dropdown|panel|banner|toast|window|sheet|tooltip)"
 CLOSES = r"\b(closes|closed|is dismissed|disappears|goes away|is hidden|collapses|hides|vanishes)\b"
 OPENS = r"\b(opens|is opened|appears|pops up|is shown|shows up|is displayed|expands|slides (?:in|out|open)|is visible)\b"
@@ -138,8 +139,9 @@ def _side_claims(low: str, names: tuple[str, ...]) -> list[Claim]:
     if said and not out:  # with names, the list holding them has that many: "Two products are shown: 'A', 'B'"
         n = m.group(1)
         out.append(Claim("count", (m.group(2), *names), number=int(n) if n.isdigit() else NUMBERS[n]))
-    m = re.search(READS, low)
-    if m and not names and m.group(1) not in STOP_LABELS:
+    counted = {str(c.number) for c in out if c.kind == "count"}
+    m = re.search(READS, low)  # 'the chart shows 14 daily points' is the count above, not a reading
+    if m and not names and m.group(1) not in STOP_LABELS and m.group(2) not in counted:
         out.append(Claim("reads", (m.group(1), m.group(2)), fresh=not re.search(STILL, low)))
     read = {c.texts[1] for c in out if c.kind == "reads"}
     out += [Claim("shown", (r,), fresh=not re.search(STILL, low), display=True)
@@ -148,6 +150,8 @@ def _side_claims(low: str, names: tuple[str, ...]) -> list[Claim]:
 
 
 def _clause_claims(clause: str, quotes: list[str], typed: str | None) -> list[Claim]:
+    # what a value was ('drops from Q to Q', 'instead of Q') is no claim about what the page shows now
+    clause = re.sub(r"\b(from|instead of|rather than|in place of|replacing)\s+Q\d+Q", r"\1 it", clause)
     qs = tuple(quotes[int(n)] for n in re.findall(r"Q(\d+)Q", clause))
     low = re.sub(r"Q\d+Q", " Q ", clause.lower())
     return _main_claims(low, qs, typed) + _side_claims(low, qs)

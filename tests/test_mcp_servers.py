@@ -109,6 +109,25 @@ async def test_metrics_server_compares_inside_allowed_roots_only(suite_dir, tmp_
         assert r.is_error and "unknown metrics" in text_of(r)
 
 
+async def test_ocr_reads_a_part_of_an_image_when_given_a_box(tmp_path):
+    from PIL import Image, ImageDraw, ImageFont
+
+    img = Image.new("RGB", (800, 200), "white")
+    draw = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=36)
+    draw.text((20, 70), "Saved", fill="black", font=font)
+    draw.text((480, 70), "Discard", fill="black", font=font)
+    img.save(tmp_path / "two.png")
+    async with Client(metrics_server(allowed_roots=[tmp_path])) as c:
+        whole = data_of(await c.call_tool("ocr", {"image": str(tmp_path / "two.png")}))["text"]
+        left = data_of(await c.call_tool("ocr", {"image": str(tmp_path / "two.png"), "box": [0, 0, 400, 200]}))["text"]
+        blank = data_of(await c.call_tool("ocr", {"image": str(tmp_path / "two.png"), "box": [300, 0, 100, 200]}))["text"]
+        bad = await c.call_tool("ocr", {"image": str(tmp_path / "two.png"), "box": [0, 0, 0, 10]})
+    assert "Saved" in whole and "Discard" in whole
+    assert "Saved" in left and "Discard" not in left and blank == ""
+    assert bad.is_error and "positive size" in text_of(bad)
+
+
 async def test_metrics_models_that_fail_to_load_fail_each_request_not_the_server(suite_dir, monkeypatch):
     from mcp_servers.metrics.compare import MetricModels, MetricUnavailable
 

@@ -80,10 +80,11 @@ async def test_the_veil_is_out_of_the_page_s_reach(tmp_path):
     async with BrowserHub() as hub:
         s = await hub.open(str(tmp_path / "index.html"), width=600, height=300)
         view = await actions.observe(s)
+        await actions.screenshot(s, "shot")
         heard = await s.page.evaluate("heard")
     assert [t["t"] for t in view["texts"]] == ["first words", "second words"]
     assert [f["value"] for f in view["fields"]] == ["typed here"]
-    assert not [h for h in heard if "nth-child" in h]  # (the screenshot's caret sheet is Playwright's trace too)
+    assert heard == []  # no node of ours: the veil and the caret's sheet are the inspector's
 
 
 async def test_a_new_document_gets_a_new_veil_and_our_scripts_anew(tmp_path):
@@ -219,7 +220,8 @@ async def test_something_changed_only_where_a_person_sees_it_outside_pictures(lo
                                     JudgeConfig(hints=False, visual=False, probes=False))
     verdict = {n: j["actions"][0].get("assertion", {}) for n, j in out.items()}
     assert out["text"]["successful_actions"] == 1, verdict["text"]
-    assert verdict["text"]["decided_by"] == "pixels" and verdict["text"]["method"] == "unverifiable"
+    assert verdict["text"]["decided_by"] == "undecided" and verdict["text"]["method"] == "unverifiable"
+    assert verdict["text"]["changed_share"] > 0  # no recording here: the pixels outside pictures decided
     assert out["picture"]["successful_actions"] == 0, verdict["picture"]  # one picture for the next is no change
     assert out["nothing"]["successful_actions"] == 0
     assert out["picture"]["unverifiable_assertions"] == 1
@@ -244,3 +246,27 @@ async def test_a_submit_input_without_a_value_is_named_as_the_browser_labels_it(
     assert [e["name"] for e in els if e["tag"] == "input"][1:] == ["Submit", "Reset", "Send"]
     plan = match_description("Click the Submit button without filling anything in", els, "Click")
     assert els[plan.args["ref"]]["name"] == "Submit"
+
+
+TOGGLES = """<!doctype html><body style="margin:0;font:16px sans-serif">
+<style>.toggle{visibility:hidden}.label{display:inline-block;width:80px;height:40px;background:#d0d0d0;border-radius:40px}
+.toggle:checked + .label{background:#8e44ad}</style>
+<div><input type="checkbox" id="good" class="toggle"><label for="good" class="label"></label><span>Good</span></div>
+<div><input type="checkbox" id="fast" class="toggle"><label for="fast" class="label"></label><span>Fast</span></div>
+</body>"""
+
+
+async def test_a_label_drawn_as_a_toggle_is_the_box_named_by_the_words_beside_it(tmp_path):
+    """A hidden box with a label drawn in its place (a styled toggle): a person sees a switch named
+    'Fast' by the word beside it, and sees it turn purple; the judge lists and observes it so."""
+    (tmp_path / "index.html").write_text(TOGGLES)
+    async with BrowserHub() as hub:
+        s = await hub.open(str(tmp_path / "index.html"), width=600, height=300)
+        listed = {e["name"]: e for e in await actions.list_elements(s) if e["tag"] == "label"}
+        before = await actions.observe(s)
+        await s.page.click("label[for=fast]")
+        after = await actions.observe(s)
+    assert set(listed) == {"Good", "Fast"} and listed["Fast"]["role"] == "checkbox"
+    look = lambda v: {f["label"]: (f["checked"], f["s"].split("|")[1]) for f in v["fields"]}  # noqa: E731
+    assert look(before)["Fast"] == (False, "rgb(208, 208, 208)")
+    assert look(after)["Fast"] == (True, "rgb(142, 68, 173)") and look(after)["Good"][0] is False

@@ -245,7 +245,8 @@ def _assertion(a: dict) -> str:
     if not a:
         return ""
     ok = a.get("passed")
-    out = f'{badge("passed" if ok else "failed", "holds" if ok else "fails")} <code>{escape(a.get("method") or "")}</code> {escape(a.get("reason") or "")}'
+    by = f' decided by <b>{escape(a["decided_by"])}</b>' if a.get("decided_by") else ""
+    out = f'{badge("passed" if ok else "failed", "holds" if ok else "fails")} <code>{escape(a.get("method") or "")}</code>{by} {escape(a.get("reason") or "")}'
     checks = [f'<tr><td>{badge("ok" if c.get("ok") else "bad", "ok" if c.get("ok") else "no")}</td><td><code>{escape(c.get("kind") or "")}</code></td>'
               f'<td>{_compact({k: v for k, v in c.items() if k not in ("kind", "ok", "observed")})}</td>'
               f'<td class="mono">{escape(_clip(str(c.get("observed") or ""), 160))}</td></tr>' for c in a.get("checks") or []]

@@ -2,7 +2,8 @@
 
 Chromium's default PNG compression is most of a screenshot's cost (about 3x the capture itself);
 `optimizeForSpeed` keeps the same pixels in a somewhat larger file. The page is prepared as
-Playwright's `animations="disabled"`, `caret="hide"` do, so pixels match its screenshots; the
+Playwright's `animations="disabled"`, `caret="hide"` do, so pixels match its screenshots (the caret
+hidden by the inspector style sheet, which the page cannot see, not by a <style> element); the
 activity probes of settling ride on that preparation: a shot taken between two equal probes, with
 no request open, shows a settled page, so the common case costs two evaluations and the capture.
 """
@@ -14,6 +15,7 @@ import time
 
 from playwright.async_api import Error as PlaywrightError
 
+from mcp_servers.browser.inspector import CARET, lay
 from mcp_servers.browser.settle import ACTIVITY_API, MAX_S, QUIET_S, probe, quiet, settle_page
 from mcp_servers.browser.world import cdp_of
 
@@ -33,6 +35,13 @@ async def _capture(session) -> bytes:
     raise AssertionError("unreachable")
 
 
+async def _caret(session, css: str) -> None:
+    try:
+        await lay(session, css)
+    except PlaywrightError:  # a page gone meanwhile: its capture fails on its own
+        pass
+
+
 async def settled_png(session, wait_ms: int = 0, max_s: float = MAX_S) -> bytes:
     """PNG bytes of the viewport once the page has settled (or as it is after `max_s`)."""
     if wait_ms:
@@ -45,8 +54,10 @@ async def settled_png(session, wait_ms: int = 0, max_s: float = MAX_S) -> bytes:
             await settle_page(session, 0, max(0.0, deadline - time.monotonic()))
             return await page.screenshot(animations="disabled", caret="hide")
         try:
+            await _caret(session, CARET)
             png = await _capture(session)
         finally:
+            await _caret(session, "")
             after = await probe(session, RESTORE, deadline - time.monotonic())
         if quiet(before, after, session.inflight):
             session.last_shot = (after, png)  # the page as it is until its DOM changes (veil.py reuses it)

@@ -169,6 +169,11 @@ OBSERVE = """
   const fedCanvas = (c) => !!fedEvent && !c.dispatchEvent(new CustomEvent(fedEvent, {detail: assets, cancelable: true}));
   const CONTROL = 'button,a[href],select,[role=button],[role=tab],[role=link],[role=menuitem],[role=option]';
   const ITEM = 'li,tr,[role=listitem],[role=row],[role=option],[role=treeitem],[role=article],article';
+  // A control among three or more of its kind side by side (a key pad, a button bar): its peers show
+  // whether it stands out as the chosen one, as a list's items do (no list: counts ignore it).
+  const runOf = (el) => { const c = el.closest('button,[role=button],[role=tab],a[href]');
+    const peers = c && c.parentElement ? Array.from(c.parentElement.children).filter((s) => s.tagName === c.tagName) : [];
+    return peers.length >= 3 ? c : null; };
   const lists = new Map(), idOf = (m, k) => { if (!m.has(k)) m.set(k, m.size); return m.get(k); };
   let hash = 0; const mix = (s) => { for (let i = 0; i < s.length; i++) hash = (Math.imul(hash, 31) + s.charCodeAt(i)) | 0; };
   const texts = [], held = [], all = holders();
@@ -184,13 +189,14 @@ OBSERVE = """
     const pixels = inView(r) ? inkOf(el) : null;
     if (!pixels && !(shows && uncovered(el))) continue;
     held.push(el);
-    const item = el.closest(ITEM), cs = getComputedStyle(el);
+    const item = el.closest(ITEM), cs = getComputedStyle(el), run = runOf(el);
     const ctl = el.closest(CONTROL + ',input,textarea');
     const pseudo = (w) => { const c = getComputedStyle(el, w).content;
       return c && c !== 'none' && c !== 'normal' && /^["']/.test(c) ? c.slice(1, -1) : ''; };
     texts.push({t: flat([pseudo('::before'), el.innerText, pseudo('::after')].join(' ')).slice(0, 300), ctl: !!ctl,
                 strike: struck(el), h: !calm,
                 item: item ? idOf(lists, item) : null, list: item && item.parentElement ? idOf(lists, item.parentElement) : null,
+                run: run ? [idOf(lists, run.parentElement), idOf(lists, run)] : null,
                 y: Math.round(r.y), v: r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth,
                 off: !!(ctl && (ctl.disabled || ctl.getAttribute('aria-disabled') === 'true')),
                 s: [cs.color, backgroundOf(el), cs.fontWeight, cs.borderTopColor].join('|'), ...(pixels || {})});

@@ -18,17 +18,14 @@ from mcp_servers.browser import world
 
 # Runs in the judge's isolated world (world.py), installed by the first probe of each document:
 # counts DOM mutations and scroll events, and prepares screenshots as Playwright's
-# animations="disabled", caret="hide" do (finite animations finished, infinite ones paused until
-# after the shot, caret hidden) without counting its own style element as a change. The page can
-# neither see nor replace it; the caret style sheet is the one trace, there for every candidate alike
-# (the veil of veil.py leaves none).
+# animations="disabled" does (finite animations finished, infinite ones paused until after the shot;
+# the caret is hidden by capture.py through the inspector style sheet). The page can neither see nor
+# replace any of it.
 ACTIVITY_API = """
 (() => {
   if (globalThis.__activity) return globalThis.__activity;
   let n = 0, resume = [];
-  const own = new WeakSet();
-  const counted = (r) => !(r.type === 'childList' && [...r.addedNodes, ...r.removedNodes].every((x) => own.has(x)));
-  const count = (records) => { for (const r of records) if (counted(r)) n += 1; };
+  const count = (records) => { n += records.length; };
   const obs = new MutationObserver(count);
   obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   addEventListener('scroll', () => { n += 1; }, {capture: true, passive: true});
@@ -40,15 +37,10 @@ ACTIVITY_API = """
       if (!a.effect || a.playbackRate === 0 || end === Infinity) { resume.push(a); a.cancel(); } else { a.finish(); }
     }
   };
-  let style = null;
   globalThis.__activity = {
     activity,
     prepare() {
       const before = activity();
-      style = document.createElement('style');
-      own.add(style);
-      style.textContent = '* { caret-color: transparent !important; }';
-      (document.head || document.documentElement).appendChild(style);
       still();
       document.addEventListener('transitionrun', still);
       document.addEventListener('animationstart', still);
@@ -57,8 +49,6 @@ ACTIVITY_API = """
     restore() {
       document.removeEventListener('transitionrun', still);
       document.removeEventListener('animationstart', still);
-      if (style) style.remove();
-      style = null;
       for (const a of resume) { try { a.play(); } catch (e) {} }
       resume = [];
       return activity();

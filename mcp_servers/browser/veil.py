@@ -1,8 +1,7 @@
 """A style sheet laid over the page for one capture, and the captures compared: the one way the
 judge asks the pixels what a part of the page contributes (ink.py for words, the bare capture for
-pictures). The sheet is the browser's own inspector style sheet, set through DevTools and emptied at
-once: no element is added, it is not among `document.styleSheets`, and no mutation observer of the page
-hears of it, so a page can neither see nor rewrite it (a <style> element could be both).
+pictures). The sheet is the browser's inspector style sheet (inspector.py), out of the page's reach,
+emptied at once.
 """
 from __future__ import annotations
 
@@ -11,34 +10,11 @@ import io
 
 import numpy as np
 from PIL import Image
-from playwright.async_api import Error as PlaywrightError
 
 from mcp_servers.browser import world
+from mcp_servers.browser.inspector import CARET, lay
 from mcp_servers.browser.capture import PREPARE, RESTORE
 
-
-
-async def _sheet(session, cdp) -> str:
-    """A new inspector style sheet in the page's current document."""
-    frame = (await cdp.send("Page.getFrameTree"))["frameTree"]["frame"]
-    await cdp.send("DOM.enable")
-    await cdp.send("CSS.enable")
-    made = await cdp.send("CSS.createStyleSheet", {"frameId": frame["id"]})
-    session.veil_sheet = (cdp, made["styleSheetId"])
-    return made["styleSheetId"]
-
-
-async def _lay(session, css: str) -> None:
-    """Set the veil's text. The sheet is made once per document: a document that replaced it (a
-    navigation, a reload) takes its id along, and setting it fails, so a new one is made."""
-    cdp, held = await world.cdp_of(session), session.veil_sheet
-    if held and held[0] is cdp:
-        try:
-            await cdp.send("CSS.setStyleSheetText", {"styleSheetId": held[1], "text": css})
-            return
-        except PlaywrightError:
-            pass
-    await cdp.send("CSS.setStyleSheetText", {"styleSheetId": await _sheet(session, cdp), "text": css})
 
 
 async def capture(session, box: tuple[int, int, int, int] | None, scroll: tuple[float, float] = (0, 0)) -> np.ndarray:
@@ -73,22 +49,24 @@ async def with_and_without(session, sheets: list[str], box=None, scroll=(0, 0), 
     before = await world.call(session, PREPARE)
     try:
         first = _last_shot(session, before, box) if not again else None
+        veiled = []
+        await lay(session, CARET)
         if first is None:
             first = await capture(session, box, scroll)
-        veiled = []
         for css in sheets:
-            await _lay(session, css)
-            try:
-                veiled.append(await capture(session, box, scroll))
-            finally:
-                await _lay(session, "")
+            await lay(session, CARET + css)
+            veiled.append(await capture(session, box, scroll))
+            await lay(session, CARET)
     finally:
+        await lay(session, "")
         after = await world.call(session, RESTORE)
     third = None
     if again or after != before:  # held still once more, for the capture that tells motion apart
         await world.call(session, PREPARE)
         try:
+            await lay(session, CARET)
             third = await capture(session, box, scroll)
         finally:
+            await lay(session, "")
             await world.call(session, RESTORE)
     return first, veiled, third, before

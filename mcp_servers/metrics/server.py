@@ -97,8 +97,13 @@ def build_server(allowed_roots: list[Path] | None = None, preload: bool = True, 
         stat = path.stat()
         key = (str(path), stat.st_mtime_ns, stat.st_size, tuple(box or ()))  # the judge reads each checkpoint once per mutant
         if key not in read:
-            part = lambda: load_rgb(path).crop((box[0], box[1], box[0] + box[2], box[1] + box[3])) if box else path  # noqa: E731
-            read[key] = await anyio.to_thread.run_sync(lambda: ocr_text(part()))
+            def read_part() -> str:
+                img = load_rgb(path)
+                img = img.crop((box[0], box[1], box[0] + box[2], box[1] + box[3])) if box else img
+                lo, hi = img.convert("L").getextrema()
+                return ocr_text(img) if hi - lo > 8 else ""  # a blank part has no words (Tesseract complains of it)
+
+            read[key] = await anyio.to_thread.run_sync(read_part)
             while len(read) > 256:
                 read.pop(next(iter(read)))
         text = read[key]
