@@ -244,6 +244,8 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
         if not qs:  # "the task is crossed out": some text became struck (or stopped being struck)
             struck = lambda v: Counter(t["t"] for t in v.get("texts", []) if t["strike"])  # noqa: E731
             moved = (struck(before) - struck(after)) if claim.negated else (struck(after) - struck(before))
+            if not claim.fresh and not claim.negated:  # "... still crossed out": some text is struck now
+                moved = struck(after)
             return bool(moved), f"{'un' if claim.negated else ''}struck now: {list(moved)[:3]}"
         hits = [t for t in after.get("texts", []) for q in qs if _pattern(q).search(_flat(t["t"]))]
         ok = bool(hits) and (all(not t["strike"] for t in hits) if claim.negated else any(t["strike"] for t in hits))

@@ -102,8 +102,10 @@ def by_words(rec: dict, before_view: dict, after_view: dict) -> tuple[bool | Non
     the page: the words cannot decide."""
     now, then = page_words(after_view), page_words(before_view)
     appeared = rec["appeared"]
-    # a word the page shows as often before as after says nothing (OCR read it anew, or it shows twice)
-    appeared = [w for w in appeared if not then[w] or now[w] != then[w]]
+    # a word the page shows as often before as after says nothing (OCR read it, or a near spelling of
+    # it, anew: 'Lighten' read as 'lighter' once the picture behind it changed; or it shows twice)
+    steady = [w for w in now if now[w] and now[w] == then[w]]
+    appeared = [w for w in appeared if not (then[w] and now[w] == then[w]) and not _near_spelling(w, steady)]
     new_words = [w for w in now if now[w] > then[w]]
     missing = [w for w in appeared if not (now[w] > then[w] or (not then[w] and _near_spelling(w, new_words)))]
     leaving = [w for w in rec["vanished"] if then[w]]

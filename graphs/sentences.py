@@ -23,7 +23,7 @@ OPENS = r"\b(opens|is opened|appears|pops up|is shown|shows up|is displayed|expa
 GONE = (r"\b(disappears?|vanish(?:es)?|(?:is|are) (?:now )?(?:removed|deleted|gone|hidden|cleared away)|goes away|"
         r"(?:is|are) no longer|no longer (?:appears?|shows?|listed|visible|displayed|present|shown)|"
         r"(?:is|are) not (?:shown|visible|listed|displayed|present)|(?:isn't|aren't) (?:shown|visible|listed))\b")
-STRUCK = r"\b(struck|strike ?through|crossed (?:out|off)|line-through|marked (?:as )?(?:done|complete|completed))\b"
+STRUCK = (r"\b(struck|strike[ -]?through|crossed (?:out|off)|line[ -]through|marked (?:as )?(?:done|complete|completed))\b")
 CHECKED = r"\b(un)?(checked|ticked|toggled (?:on|off)|switched (?:on|off)|turned (?:on|off))\b"
 SELECTED = r"\b(selected|chosen|active|highlighted|current|pressed)\b"
 EMPTY = r"\b(?:is|are|becomes?|now) (?:now )?(empty|cleared|blank)\b|\b(?:clears|cleared)\b"
@@ -164,8 +164,9 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None) -> list[Claim
         return [Claim("url", qs)]
     if re.search(rf"\b{CONTAINER}\b", low) and re.search(CLOSES, low):
         return [Claim("closed", qs)]
-    if re.search(STRUCK, low):
-        return [Claim("struck", qs, negated=bool(re.search(r"\b(no longer|not|un-?struck)\b", low)))]
+    if re.search(STRUCK, low):  # "the line through X goes away" takes the strike away
+        return [Claim("struck", qs, negated=bool(re.search(r"\b(no longer|not|no|un-?struck)\b", low) or re.search(GONE, low)),
+                      fresh=not re.search(STILL, low))]
     m = re.search(CHECKED, low)
     if m and not re.search(r"\b(check|checks)\b", low):
         off = bool(m.group(1)) or bool(re.search(r"\b(off|no longer|not)\b", low))

@@ -29,6 +29,9 @@ def test_words_that_appear_in_the_recording_must_appear_on_the_page():
     assert not by_words(rec, before, before)[0]  # nothing happened
     # OCR slips: 'Savcd' for 'saved' counts where the page did not show the word before
     assert by_words({**rec, "appeared": ["all", "savcd"]}, before, view("All changes saved."))[0]
+    # a misreading of a word the page shows unchanged is no word that appeared: the words cannot decide
+    dimmed = {"appeared": ["lighter"], "vanished": []}
+    assert by_words(dimmed, view("Lighten", "A moth"), view("Lighten", "A moth"))[0] is None
 
 
 def test_where_nothing_appeared_what_vanished_decides():

@@ -29,8 +29,11 @@ ACTIVITY_API = """
   const obs = new MutationObserver(count);
   obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   addEventListener('scroll', () => { n += 1; }, {capture: true, passive: true});
+  // an image in view still loading or decoding shows half a page: not settled yet
+  const loading = () => { let k = 0; for (const im of document.images) { if (im.complete) continue;
+    const r = im.getBoundingClientRect(); if (r.bottom > 0 && r.top < innerHeight && r.width && r.height) k++; } return k; };
   const activity = () => { count(obs.takeRecords());
-    return [n, document.readyState, document.fonts ? document.fonts.status : 'loaded']; };
+    return [n, document.readyState, document.fonts ? document.fonts.status : 'loaded', loading()]; };
   const still = () => {
     for (const a of document.getAnimations()) {
       const end = a.effect ? a.effect.getComputedTiming().endTime : Infinity;
@@ -74,9 +77,10 @@ async def watch_activity(context: BrowserContext, inflight: set) -> None:
 
 
 def quiet(before, after, inflight: set) -> bool:
-    """Two activity probes show a settled page: nothing changed between them, loaded, no request open."""
+    """Two activity probes show a settled page: nothing changed between them, loaded (fonts and the
+    images in view too), no request open."""
     return before is not None and before == after and before[1] == "complete" and before[2] == "loaded" \
-        and not inflight
+        and not before[3] and not inflight
 
 
 async def probe(session, expression: str, seconds: float):
