@@ -103,11 +103,16 @@ def _stands_out(view: dict, q: str) -> bool | None:
     groups = [(t.get("list"), t.get("item")) for t in view.get("texts", [])]
     runs = [tuple(t["run"]) if t.get("run") else (None, None) for t in view.get("texts", [])]
     for way in (groups, runs):  # a list's items, else a run of controls side by side
-        for t, (g, me) in zip(view.get("texts", []), way):
+        seen: Counter = Counter()
+        rank = []  # each text's place within its item: a title is compared with titles, a byline with bylines
+        for key in way:
+            rank.append(seen[key])
+            seen[key] += 1
+        for t, (g, me), r in zip(view.get("texts", []), way, rank):
             if g is None or not p.search(_flat(t["t"])):
                 continue
-            peers = [o.get("s") for o, (og, other) in zip(view["texts"], way)  # one under the mouse shows its hover, not its state
-                     if og == g and other != me and not o.get("h")]
+            peers = [o.get("s") for o, (og, other), orank in zip(view["texts"], way, rank)  # one under the mouse shows its hover, not its state
+                     if og == g and other != me and orank == r and not o.get("h")]
             if peers and len(set(peers)) == 1:
                 if peers[0] != t.get("s"):
                     return True

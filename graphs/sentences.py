@@ -199,8 +199,14 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None) -> list[Claim
     return []
 
 
+# "the message No results to display! appears": the words a message shows, unquoted, up to its verb
+MESSAGE = re.compile(r"\b((?:the |a )?(?:message|text|notice|error|banner|caption|heading|title)\s+)"
+                     r"([A-Z][^;,'\"]*?[.!?]?)(?=\s+(?:appears?|is shown|shows up|comes up|pops up|is displayed)\b)")
+
+
 def compile_sentence(sentence: str, typed: str | None = None) -> list[Claim]:
     """The claims of an assertion; [Claim('changed')] when nothing in it is decidable."""
+    sentence = MESSAGE.sub(lambda m: f"{m.group(1)}'{m.group(2)}'", sentence or "")
     # "Milk is removed, leaving Eggs and Apples": what is left is still shown, a claim of its own
     sentence = quote_names(re.sub(r",?\s+(?:leaving|leaves)\s+(?=['\"A-Z])", "; still shown: ", sentence or ""))
     quotes = [next(g for g in m.groups() if g) for m in QUOTE_RE.finditer(sentence)]
