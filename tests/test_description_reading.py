@@ -157,3 +157,23 @@ def test_what_is_left_and_what_is_gone():
     none = "No cans are shown"
     assert sentence_verdict(none, three, _view({"t": "No results to display!", "ctl": False}))["passed"]
     assert not sentence_verdict(none, three, three)["passed"]
+
+
+def test_what_a_value_was_the_messages_and_the_strikes_of_the_reworded_suite():
+    kinds = lambda s: [(c.kind, c.texts, c.negated) for c in compile_sentence(s)]  # noqa: E731
+    # the old value of a change is no claim; 'drops' is a verb of its own clause
+    assert kinds("Only 2 lines remain and the subtotal drops from '$756.00' to '$607.00'") == \
+        [("count", ("lines",), False), ("shown", ("$607.00",), False)]
+    assert kinds("The balance reads '$4,782.41' instead of '$4,827.91'") == [("shown", ("$4,782.41",), False)]
+    # a possessive holds no quote
+    assert kinds("Only Mira Okonkwo's 2 songs are listed and 'Neon Harbour' is no longer shown")[-1] == \
+        ("absent", ("Neon Harbour",), False)
+    # 'shows 14 daily points' is a count, not the chart's reading
+    assert [c.kind for c in compile_sentence("The chart shows 14 daily points, 7 on each line")] == ["count"]
+    # an unquoted message up to its verb; the message beside an empty list
+    assert kinds("No cans are shown; the message No results to display! appears in their place")[1] == \
+        ("shown", ("No results to display!",), False)
+    assert [c.kind for c in compile_sentence("The area is empty apart from the text 'No results'")] == ["shown", "count"]
+    # a line through the words, and the line going away
+    assert kinds("'Milk' has a line through it") == [("struck", ("Milk",), False)]
+    assert kinds("The line through 'Milk' goes away") == [("struck", ("Milk",), True)]
