@@ -13,117 +13,17 @@ import re
 from collections import Counter
 
 from agents.toolbox import Toolbox
-from graphs.description import type_text_of
+from graphs.description import quoted, type_text_of
+from graphs.sentence_names import ground_names
+from graphs.chosen import checked_state, set_apart, stands_out
 from graphs.element_match import hue_fits
+from graphs.page_view import fields_named, flat, items_of, lists_holding, occurrences, page_changed, pattern
 from graphs.sentences import Claim, compile_sentence
 
 
-def _pattern(text: str) -> re.Pattern:
-    t = re.escape(" ".join((text or "").lower().split()))
-    left = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", text.strip().lower() or " ") else ""
-    right = r"(?![a-z0-9])" if re.search(r"[a-z0-9]$", text.strip().lower()) else ""
-    return re.compile(left + t + right)
-
-
-def _flat(s: str) -> str:
-    return " ".join((s or "").lower().split())
-
-
-def occurrences(view: dict, text: str, display: bool = False, values: bool = True) -> int:
-    """How many painted places show `text` (uncovered, where the viewport allows a hit test; with
-    `display`, not inside a control), and field values holding it. Text split over neighbouring
-    elements ('1.25L' above 'Remained') counts once when no single element holds it. Text below the
-    fold counts: what scrolling brings into view changes the page (see `page_changed`)."""
-    p = _pattern(text)
-    shown = [t for t in view.get("texts", []) if not (display and t.get("ctl"))]
-    n = sum(1 for t in shown if p.search(_flat(t["t"])))
-    if not n:
-        n = int(bool(p.search(_flat(" ".join(t["t"] for t in shown)))))
-    if values:
-        n += sum(1 for f in view.get("fields", []) if f.get("checked") is None and p.search(_flat(f.get("value", ""))))
-    return n
-
-
-def page_changed(before: dict, after: dict) -> bool:
-    """Whether anything a person sees changed: text (and how it is painted, unless under the mouse),
-    values, states, dialogs, images, canvases, the address. Hover and focus alone are not a change."""
-    hovered = {t["t"] for v in (before, after) for t in v.get("texts", []) if t.get("h")}
-    texts = lambda v: Counter((t["t"], t.get("v"), None if t["t"] in hovered else t.get("s"), t.get("off"), t.get("strike"))  # noqa: E731
-                              for t in v.get("texts", []))
-    return any((texts(before) != texts(after), before.get("fields") != after.get("fields"),
-                before.get("states") != after.get("states"), before.get("dialogs") != after.get("dialogs"),
-                before.get("media") != after.get("media"), before.get("url") != after.get("url"),
-                before.get("canvas") != after.get("canvas")))
-
-
-def _items(view: dict) -> dict[int, list[dict]]:
-    lists: dict[int, list[dict]] = {}
-    for t in view.get("texts", []):
-        if t.get("list") is not None:
-            lists.setdefault(t["list"], []).append(t)
-    return lists
-
-
-def _lists_holding(view: dict, texts: tuple[str, ...]) -> dict[int, list[dict]]:
-    """The lists (by id) with an item showing one of `texts`."""
-    pats = [_pattern(q) for q in texts]
-    return {lid: ts for lid, ts in _items(view).items() if any(p.search(_flat(t["t"])) for t in ts for p in pats)}
-
-
-def _fields_named(view: dict, text: str | None, kinds: tuple[str, ...] | None = None) -> list[dict]:
-    out = [f for f in view.get("fields", []) if kinds is None or f.get("type") in kinds]
-    if text:
-        p = _pattern(text)
-        out = [f for f in out if p.search(_flat(f.get("label", ""))) or p.search(_flat(f.get("value", "")))]
-    return out
-
-
-def _checked(qs: tuple[str, ...], want: bool, before: dict, after: dict) -> tuple[bool, str]:
-    """A named box (or, unnamed, any box or switch) is in the wanted state (or turned to it)."""
-    states = lambda v: Counter(v.get("states", []))  # noqa: E731
-    if qs:
-        boxes = [f for q in qs for f in _fields_named(after, q, ("checkbox", "radio"))]
-        if boxes:
-            return any(f.get("checked") == want for f in boxes), f"boxes named so: {[f.get('checked') for f in boxes][:4]}"
-        on = any(_pattern(q).search(_flat(s)) for q in qs for s in after.get("states", []))
-        return on == want, f"{'on' if on else 'off'} among selected/checked elements"
-    b = [f.get("checked") for f in before.get("fields", []) if f.get("checked") is not None]
-    a = [f.get("checked") for f in after.get("fields", []) if f.get("checked") is not None]
-    flipped = sum(1 for x, y in zip(b, a) if x != y and y == want)
-    switched = (states(after) - states(before)) if want else (states(before) - states(after))
-    return flipped > 0 or bool(switched), f"{flipped} box(es), {sum(switched.values())} switch(es) turned {'on' if want else 'off'}"
-
-
-def _stands_out(view: dict, q: str) -> bool | None:
-    """Whether the list item showing q is painted unlike the other items of its list, which look alike
-    (a highlighted tab, the chosen answer), or the control among a run of its kind (a pad's key); None
-    when that cannot be told (no list or run, peers differ)."""
-    p = _pattern(q)
-    verdict = None
-    groups = [(t.get("list"), t.get("item")) for t in view.get("texts", [])]
-    runs = [tuple(t["run"]) if t.get("run") else (None, None) for t in view.get("texts", [])]
-    for way in (groups, runs):  # a list's items, else a run of controls side by side
-        seen: Counter = Counter()
-        rank = []  # each text's place within its item: a title is compared with titles, a byline with bylines
-        for key in way:
-            rank.append(seen[key])
-            seen[key] += 1
-        for t, (g, me), r in zip(view.get("texts", []), way, rank):
-            if g is None or not p.search(_flat(t["t"])):
-                continue
-            peers = [o.get("s") for o, (og, other), orank in zip(view["texts"], way, rank)  # one under the mouse shows its hover, not its state
-                     if og == g and other != me and orank == r and not o.get("h")]
-            if peers and len(set(peers)) == 1:
-                if peers[0] != t.get("s"):
-                    return True
-                verdict = False
-        if verdict is not None:
-            return verdict
-    return verdict
-
 
 def _joined(view: dict) -> str:
-    return " | ".join(_flat(t["t"]) for t in view.get("texts", []))
+    return " | ".join(flat(t["t"]) for t in view.get("texts", []))
 
 
 def _reads(label: str, number: str, fresh: bool, before: dict, after: dict) -> tuple[bool, str]:
@@ -139,8 +39,8 @@ def _reads(label: str, number: str, fresh: bool, before: dict, after: dict) -> t
     else:
         p = re.compile(rf"(?<![\w.]){n}(?![\w])")
         count = lambda v: (sum(1 for t in v.get("texts", []) if not t.get("ctl")  # noqa: E731
-                               and p.search(_flat(t["t"])))
-                           + sum(1 for f in v.get("fields", []) if p.search(_flat(f.get("value", "")))))
+                               and p.search(flat(t["t"])))
+                           + sum(1 for f in v.get("fields", []) if p.search(flat(f.get("value", "")))))
     was, now = count(before), count(after)
     effect = not fresh or now > was or page_changed(before, after)
     return now > 0 and effect, f"{label} {number}: {now} place(s) (before {was})"
@@ -148,11 +48,11 @@ def _reads(label: str, number: str, fresh: bool, before: dict, after: dict) -> t
 
 def _range(low: int | None, high: int, view: dict) -> tuple[bool, str]:
     """'the days run from 1 to 28': some list's numbered items start at low (any start when None) and end at high."""
-    for items in _items(view).values():
+    for items in items_of(view).values():
         nums = [int(t["t"]) for t in items if t["t"].isdigit()]
         if nums and (low is None or min(nums) == low) and max(nums) == high:
             return True, f"a list runs {min(nums)}..{high}"
-    spans = [(min(n), max(n)) for n in ([int(t["t"]) for t in ts if t["t"].isdigit()] for ts in _items(view).values()) if n]
+    spans = [(min(n), max(n)) for n in ([int(t["t"]) for t in ts if t["t"].isdigit()] for ts in items_of(view).values()) if n]
     return False, f"numbered lists run {spans[:4]}"
 
 
@@ -169,7 +69,7 @@ def _styled(qs: tuple[str, ...], before: dict, after: dict, colour: str | None =
     """'X turns red': a place showing X (or a box named X) is painted differently now (unquoted: any
     text or box is); a named colour must be its ink's, its background's or its border's."""
     def looks(view: dict) -> Counter:  # texts, and boxes by how they (or the switch drawn for them) look
-        named = lambda t: not qs or any(_pattern(q).search(_flat(t)) for q in qs)  # noqa: E731
+        named = lambda t: not qs or any(pattern(q).search(flat(t)) for q in qs)  # noqa: E731
         return Counter([(t["t"], t.get("s")) for t in view.get("texts", []) if named(t["t"])] +
                        [(f["label"], f["s"]) for f in view.get("fields", []) if f.get("s") and named(f["label"])])
     b, a = looks(before), looks(after)
@@ -185,14 +85,14 @@ def _count(n: int, noun: str, before: dict, after: dict, names: tuple[str, ...] 
     """'4 tasks are left', 'the log holds 1 entry': a list of n items, or n shown by the noun; else n
     newly shown, else the page changed at all (what an annotator counts is often not a list). With the
     names ('two are shown: A and B'), each is shown and a list holding them has n items."""
-    sizes = lambda v: sorted(len({t["item"] for t in ts}) for ts in _items(v).values())  # noqa: E731
+    sizes = lambda v: sorted(len({t["item"] for t in ts}) for ts in items_of(v).values())  # noqa: E731
     if names and n == 0:  # "reads 'No tasks yet.' with no tasks": the words shown, the lists shrank
         missing = [q for q in names if occurrences(after, q) == 0]
         return not missing and (not sizes(after) or sum(sizes(after)) < sum(sizes(before))), \
             f"missing {missing}; lists of sizes {sizes(after)[:6]} (before {sizes(before)[:6]})"
     if names:
         missing = [q for q in names if occurrences(after, q) == 0]
-        holding = {lid: len({t["item"] for t in ts}) for lid, ts in _lists_holding(after, names).items()}
+        holding = {lid: len({t["item"] for t in ts}) for lid, ts in lists_holding(after, names).items()}
         ok = not missing and (not holding or n in holding.values())
         return ok, f"missing {missing}; lists holding them have {sorted(holding.values())[:4]} item(s)"
     if n == 0:  # "no cans are shown": no list holds items now, or the lists shrank, or fewer texts show
@@ -201,11 +101,37 @@ def _count(n: int, noun: str, before: dict, after: dict, names: tuple[str, ...] 
         return ok, f"lists of sizes {sizes(after)[:6]}; {shown(after)} texts shown (before {shown(before)})"
     stem = re.escape(noun.rstrip("s")[:5])
     near = re.compile(rf"(?<![\d.]){n}\s+(?:[a-z0-9-]+\s+){{0,2}}{stem}|{stem}[a-z]*\W{{1,3}}{n}(?![\d.])|\({n}\)")
-    shown = [t["t"] for t in after.get("texts", []) if near.search(_flat(t["t"]))]
+    shown = [t["t"] for t in after.get("texts", []) if near.search(flat(t["t"]))]
     if n in sizes(after) or n == sum(sizes(after)) or shown:
         return True, f"lists of sizes {sizes(after)[:6]}, shown: {shown[:2]}"
+    if sizes(after) and sizes(after) != sizes(before):  # the action changed a list: that is what is counted
+        return False, f"lists of sizes {sizes(after)[:6]} (before {sizes(before)[:6]}); none of {n}"
     newly = occurrences(after, str(n)) > occurrences(before, str(n))
     return newly or page_changed(before, after), f"{n} {'newly shown' if newly else 'not shown'}; no list of {n}"
+
+
+def _order(how: str, qs: tuple[str, ...], view: dict) -> tuple[bool, str]:
+    """'X is added under Y', 'X is now at the top' (of its list), 'A, B and C, in that order': where the
+    named texts first show (a list's items before other places: the list is what the words order)."""
+    def first(q: str) -> dict | None:
+        p = pattern(q)
+        hits = [t for t in view.get("texts", []) if "y" in t and p.search(flat(t["t"]))]
+        hits = [t for t in hits if t.get("list") is not None] or hits
+        return min(hits, key=lambda t: t["y"]) if hits else None
+    found = [first(q) for q in qs]
+    if None in found:
+        return False, f"not shown: {[q for q, t in zip(qs, found) if t is None]}"
+    ys = [t["y"] for t in found]
+    if how in ("first", "last"):  # its item's top against the tops of the other items (a card holds several texts)
+        tops: dict = {}
+        for t in view.get("texts", []):
+            if found[0].get("list") is not None and t.get("list") == found[0]["list"] and "y" in t:
+                tops[t["item"]] = min(tops.get(t["item"], t["y"]), t["y"])
+        mine = tops.get(found[0].get("item"), ys[0])
+        edge = (min if how == "first" else max)(tops.values(), default=mine)
+        return mine == edge, f"{qs[0]!r}'s item at y {mine}, items start {sorted(tops.values())[:6]}"
+    ok = ys[0] > ys[1] if how == "below" else ys[0] < ys[1] if how == "above" else ys == sorted(ys)
+    return ok, f"{how}: y {ys}"
 
 
 def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
@@ -222,18 +148,20 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
         return ok, "; ".join(f"{q!r} shown in {now} place(s) (before {was})" for q, (was, now) in zip(qs, counts))
     if k == "only":
         missing = [q for q in qs if occurrences(after, q) == 0]
-        pats = [_pattern(q) for q in qs]
-        extra = []
-        for ts in _lists_holding(after, qs).values():
+        pats = [pattern(q) for q in qs]
+        extra, holding = [], lists_holding(after, qs)
+        if not holding and not page_changed(before, after):  # no list to tell the others gone by: something went
+            return False, f"missing {missing}; no list holds them and nothing changed"
+        for ts in holding.values():
             by_item: dict[int, str] = {}
             for t in ts:
-                by_item[t["item"]] = by_item.get(t["item"], "") + " " + _flat(t["t"])
+                by_item[t["item"]] = by_item.get(t["item"], "") + " " + flat(t["t"])
             extra += [s.strip() for s in by_item.values() if not any(p.search(s) for p in pats)]
         return not missing and not extra, f"missing {missing}, also listed {extra[:3]}"
     if k in ("closed", "opened"):
         b, a = before.get("dialogs", []), after.get("dialogs", [])
         if qs:
-            inside = lambda v: any(_pattern(q).search(_flat(d)) for d in v for q in qs)  # noqa: E731
+            inside = lambda v: any(pattern(q).search(flat(d)) for d in v for q in qs)  # noqa: E731
             # closed: the named words were in a dialog and are no more; in none a person could tell (a drawer
             # that no class names), shown before and gone now
             ok = (inside(b) and not inside(a) or not inside(b) and all(occurrences(before, q) and not occurrences(after, q) for q in qs)) \
@@ -252,25 +180,28 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
             if not claim.fresh and not claim.negated:  # "... still crossed out": some text is struck now
                 moved = struck(after)
             return bool(moved), f"{'un' if claim.negated else ''}struck now: {list(moved)[:3]}"
-        hits = [t for t in after.get("texts", []) for q in qs if _pattern(q).search(_flat(t["t"]))]
+        hits = [t for t in after.get("texts", []) for q in qs if pattern(q).search(flat(t["t"]))]
         ok = bool(hits) and (all(not t["strike"] for t in hits) if claim.negated else any(t["strike"] for t in hits))
-        return ok, f"{len(hits)} place(s), struck: {[t['strike'] for t in hits][:4]}"
+        others = [t["t"] for t in after.get("texts", []) if t["strike"] and t not in hits] if claim.exclusive else []
+        return ok and not others, f"{len(hits)} place(s), struck: {[t['strike'] for t in hits][:4]}" + \
+            (f"; also struck: {others[:3]}" if others else "")
     if k == "checked":
-        return _checked(qs, not claim.negated, before, after)
+        return checked_state(qs, not claim.negated, before, after)
     if k == "count":
         return _count(claim.number, qs[0], before, after, qs[1:])
-    if k == "selected" and claim.exclusive and all(_stands_out(after, q) is not None for q in qs):
-        ok = all(_stands_out(after, q) for q in qs)
+    if k == "selected" and claim.exclusive and all(stands_out(after, q) is not None for q in qs):
+        ok = all(stands_out(after, q) for q in qs)
         return ok, "only it looks chosen" if ok else "it looks like its peers, or they unlike each other"
     if k == "selected":
-        ok = all(any(_pattern(q).search(_flat(s)) for s in after.get("states", [])) or
-                 any(_flat(f.get("value", "")) == _flat(q) for f in after.get("fields", [])) or
-                 any(f.get("checked") for f in _fields_named(after, q, ("checkbox", "radio"))) or
-                 bool(_stands_out(after, q)) or bool(after.get("focus") and _pattern(q).search(_flat(after["focus"])))
+        ok = all(any(pattern(q).search(flat(s)) for s in after.get("states", [])) or
+                 any(flat(f.get("value", "")) == flat(q) for f in after.get("fields", [])) or
+                 any(f.get("checked") for f in fields_named(after, q, ("checkbox", "radio"))) or
+                 bool(stands_out(after, q)) or set_apart(before, after, q) or
+                 bool(after.get("focus") and pattern(q).search(flat(after["focus"])))
                  for q in qs)
         return ok, f"selected now: {after.get('states', [])[:5]}"
     if k == "enabled":
-        hits = [t for q in qs for t in after.get("texts", []) if t.get("ctl") and _pattern(q).search(_flat(t["t"]))]
+        hits = [t for q in qs for t in after.get("texts", []) if t.get("ctl") and pattern(q).search(flat(t["t"]))]
         ok = bool(hits) and all(t.get("off") == claim.negated for t in hits)
         return ok, f"{len(hits)} control(s) so named, disabled: {[t.get('off') for t in hits][:4]}"
     if k == "styled":
@@ -281,6 +212,8 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
         return _range(claim.number, int(qs[0]), after)
     if k == "numbered_alike":
         return _numbered_alike(int(qs[0]), int(qs[1]), after)
+    if k == "order":
+        return _order(claim.how, qs, after)
     if k == "unchanged":  # "Nothing happens": the page a person sees is as it was
         changed = page_changed(before, after)
         return not changed, "the page changed" if changed else "nothing visible changed"
@@ -289,13 +222,14 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
         on = sum(1 for f in boxes if f["checked"])
         return bool(boxes) and on == 0, f"{on} of {len(boxes)} box(es) checked"
     if k == "empty":
-        fields = _fields_named(after, qs[0] if qs else None, None)
+        fields = fields_named(after, qs[0] if qs else None, None)
         fields = [f for f in fields if f.get("checked") is None]
         if not qs and not fields:  # "the board is cleared": nothing to read it on
             changed = page_changed(before, after)
             return changed, "no field; the page " + ("changed" if changed else "did not change")
-        if qs and not fields:  # "the 'Done' list is empty": no item under it
-            return occurrences(after, qs[0]) > 0 and not any(_items(after)), "no field named so"
+        if qs and not fields:  # "the 'Done' list is empty": no list holds items (but the one naming it: the filters)
+            naming = lists_holding(after, qs[:1])
+            return occurrences(after, qs[0]) > 0 and all(lid in naming for lid in items_of(after)), "no field named so"
         emptied = [f for f in fields if f.get("value", "") == ""]
         return bool(emptied), f"{len(emptied)} of {len(fields)} field(s) empty"
     if k == "url":
@@ -305,16 +239,17 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
 
 
 async def judge_assertion(tools: Toolbox, sid: str, action: dict, before_view: dict | None,
-                          assets: list[str] = ()) -> dict:
+                          assets: list[str] = (), names=()) -> dict:
     """Verdict for the action's assertion: {passed, method, reason, checks|claims}; `assets`, where the
-    page's server serves the task's assets (images elsewhere are pictures, no change of the page)."""
+    page's server serves the task's assets (images elsewhere are pictures, no change of the page);
+    `names`, what the task names (typed and quoted texts), which its sentences may use unquoted."""
     checks = (action.get("iwr") or {}).get("checks") or []
     if checks:
         return await structured_verdict(tools, sid, checks)
     after = await tools.call("browser", "observe", session=sid, assets=list(assets))
     params = action["parameters"]
     typed = type_text_of(params.get("description", ""), params.get("text")) if action["type"] == "Type" else None
-    return sentence_verdict(action.get("logical_assertion") or "", before_view or {}, after, typed)
+    return sentence_verdict(action.get("logical_assertion") or "", before_view or {}, after, typed, names)
 
 
 async def structured_verdict(tools: Toolbox, sid: str, checks: list[dict]) -> dict:
@@ -326,16 +261,19 @@ async def structured_verdict(tools: Toolbox, sid: str, checks: list[dict]) -> di
             "checks": [{**c, **r} for c, r in zip(checks, results)]}
 
 
-def sentence_verdict(sentence: str, before: dict, after: dict, typed: str | None = None) -> dict:
-    """Decide a sentence's claims on two observations."""
-    claims = compile_sentence(sentence, typed)
+def sentence_verdict(sentence: str, before: dict, after: dict, typed: str | None = None, names=()) -> dict:
+    """Decide a sentence's claims on two observations; the names it uses unquoted are the texts either
+    shows, and `names` (the task's)."""
+    names = (*names, *(t["t"] for v in (before, after) for t in v.get("texts", [])))
+    claims = compile_sentence(sentence, typed, names)
+    unquoted = [q for q in quoted(ground_names(sentence, names)) if q not in quoted(sentence)]
     decided = [(c, *decide(c, before, after)) for c in claims]
     method = "unverifiable" if [c.kind for c in claims] == ["changed"] else "sentence"
     failed = [f"{c.kind} {list(c.texts)}: {why}" for c, ok, why in decided if not ok]
     return {"passed": not failed, "method": method, "decided_by": "words" if method == "sentence" else "undecided",
             "reason": "; ".join(failed) or "; ".join(f"{c.kind} {list(c.texts)}: {why}" for c, _, why in decided),
             "claims": [{"kind": c.kind, "texts": list(c.texts), "negated": c.negated, "ok": ok, "observed": why}
-                       for c, ok, why in decided]}
+                       for c, ok, why in decided], **({"unquoted": unquoted} if unquoted else {})}
 
 
 def offline_checks(action: dict) -> list[dict]:

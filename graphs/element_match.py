@@ -47,6 +47,8 @@ def fits_kind(el: dict, kind: str) -> bool:
         return role == kind or (kind == "tab" and says(el, ("tab",))) or (kind == "menuitem" and "menu" in el.get("region", []))
     if kind in ("row", "item"):
         return tag in ("li", "tr") or role in ("row", "listitem") or says(el, (kind,))
+    if kind == "dot" and 0 < box[2] <= 24 and 0 < box[3] <= 24 and abs(box[2] - box[3]) <= 4 and not str(el.get("text") or "").strip():
+        return True  # a dot is what it looks like: small, round or square, no words
     # Another noun ("star", "glass"): in the id or classes, or in a short label (not a sentence about it).
     if kind in words_of(f"{el.get('id', '')} {el.get('classes', '')}"):
         return True

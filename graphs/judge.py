@@ -27,6 +27,7 @@ from graphs.judge_llm import JudgeModelError, LlmJudge
 from graphs.pictures import DRAWN_SHARE, PICTURE_SHARE, Likeness, asset_digests, asset_paths, bare_sheet, \
     recorded_boxes, share, sort_rasters
 from graphs.profiles import LLM_METRIC, Profile, profile_named
+from graphs.sentence_names import task_names
 from graphs.visible_change import unverifiable
 from mcp_servers.browser.canvas_feeds import DIGEST
 from tasks import defaults
@@ -114,6 +115,7 @@ class JudgeContext:
     likeness: Likeness | None = None  # the recording's frames and the checkpoints, once per task
     step: int = 0  # the 1-based index of the action being judged
     recorded: dict = field(default_factory=dict)  # step -> what the recording shows changing (recorded_change.py)
+    names: tuple = ()  # what the task types and quotes: its sentences may name these unquoted (sentence_names.py)
 
     def artifact_root(self) -> Path:
         """The folder the judged page is served from."""
@@ -245,7 +247,7 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
         ctx.before_view = ctx.before_image = None
         if action.get("logical_assertion") and cfg.judging.observes and not ext.get("checks"):
             ctx.before_view = await tools.call("browser", "observe", session=sid, assets=ctx.served())
-            if before and unverifiable(action) and not cfg.paper_compat:  # pictures away, for 'something changed'
+            if before and unverifiable(action, ctx.names) and not cfg.paper_compat:  # pictures away, for 'something changed'
                 ctx.before_image = (await ctx.without_pictures(sid, before, f"step_{i}_before"))[0]
         ok, detail = await do_action(ctx, sid, action, state, trace)
         if ok:
@@ -362,10 +364,9 @@ async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, con
     `on_open` (see JudgeContext) may replace the task once the page is open."""
     config = config or JudgeConfig()
     graph = build_judge_graph()
-    llm = None
-    if config.model is not None and config.judging.needs_model:
-        llm = LlmJudge(config.model)
-    ctx = JudgeContext(tools=tools, config=config, llm=llm, on_open=on_open, task_folder=task_folder, artifact=artifact)
+    llm = LlmJudge(config.model) if config.model is not None and config.judging.needs_model else None
+    ctx = JudgeContext(tools=tools, config=config, llm=llm, on_open=on_open, task_folder=task_folder, artifact=artifact,
+                       names=task_names(task["action_sequence"]))
     plan = checkpoint_plan(judged_steps(task["action_sequence"]), Path(task_folder))
     if not config.paper_compat:
         if config.visual:  # the task's own problem, before anything of the page is judged

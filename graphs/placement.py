@@ -79,7 +79,10 @@ def ordinal_plan(q: Query, elements: list[dict], anchors: list[dict]) -> Plan | 
         for e in elements:
             if e.get("interactive", True) and e.get("enabled", True):
                 sizes.setdefault((round(e["bbox"][2]), round(e["bbox"][3])), []).append(e)
-        group = max((g for g in sizes.values() if len(g) >= max(3, abs(nth))), key=len, default=group)
+        runs = [g for g in sizes.values() if len(g) >= max(3, abs(nth))]
+        # "the first dot below the gallery": the run by the anchor, not the longest one further down
+        near = lambda g: round(max((related(q.relation.how, e, a) for e in g for a in anchors), default=0.0), 2)  # noqa: E731
+        group = max(runs, key=lambda g: (near(g) if anchors else 0.0, len(g)), default=group)
     controls = [e for e in group if e.get("interactive", True)]
     group = leaves(controls if len(controls) >= abs(nth) else group)
     if anchors:

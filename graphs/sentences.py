@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from graphs.description import QUOTE_RE
+from graphs.sentence_names import ground_names
 
 NUMBERS = {"no": 0, "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
@@ -23,7 +24,7 @@ OPENS = r"\b(opens|is opened|appears|pops up|is shown|shows up|is displayed|expa
 GONE = (r"\b(disappears?|vanish(?:es)?|(?:is|are) (?:now )?(?:removed|deleted|gone|hidden|cleared away)|goes away|"
         r"(?:is|are) no longer|no longer (?:appears?|shows?|listed|visible|displayed|present|shown)|"
         r"(?:is|are) not (?:shown|visible|listed|displayed|present)|(?:isn't|aren't) (?:shown|visible|listed))\b")
-STRUCK = (r"\b(struck|strike[ -]?through|crossed (?:out|off)|line[ -]through|marked (?:as )?(?:done|complete|completed))\b")
+STRUCK = (r"\b(struck|strike[ -]?through|crossed[ -](?:out|off)|line[ -]through|marked (?:as )?(?:done|complete|completed))\b")
 CHECKED = r"\b(un)?(checked|ticked|toggled (?:on|off)|switched (?:on|off)|turned (?:on|off))\b"
 SELECTED = r"\b(selected|chosen|active|highlighted|current|pressed)\b"
 EMPTY = r"\b(?:is|are|becomes?|now) (?:now )?(empty|cleared|blank)\b|\b(?:clears|cleared)\b"
@@ -69,7 +70,7 @@ TYPED = r"\b(typed|entered) (text|value|word|query|name)|\bwhat was typed\b|\bth
 @dataclass
 class Claim:
     kind: str  # shown, absent, only, closed, opened, empty, struck, checked, selected, enabled, styled, count,
-    # range, reads, numbered_alike, none_checked, url, unchanged, changed
+    # range, reads, numbered_alike, none_checked, url, order, unchanged, changed
     texts: tuple[str, ...] = ()
     negated: bool = False
     fresh: bool = True  # shown: the action must have had an effect (not "still")
@@ -77,6 +78,7 @@ class Claim:
     number: int | None = None
     exclusive: bool = False  # selected: only this one looks chosen
     colour: str | None = None  # styled: the colour it turns
+    how: str | None = None  # order: below, above, first, last or sequence
 
 
 def quote_names(sentence: str) -> str:
@@ -99,7 +101,7 @@ def quote_names(sentence: str) -> str:
 
 def _clauses(masked: str) -> list[str]:
     """Split at ';', ', and', ' and ', ' but ', ' while ' where both sides have a verb of their own."""
-    parts = re.split(r";|,\s*(?:and|but|while)\s+|\s+(?:but|while|whereas)\s+", masked)
+    parts = re.split(r";|,\s*(?:and|but|while|which)\s+|\s+(?:but|while|whereas)\s+", masked)
     out: list[str] = []
     for part in parts:
         pieces = re.split(r"\s+and\s+|,\s+", part)
@@ -149,12 +151,51 @@ def _side_claims(low: str, names: tuple[str, ...]) -> list[Claim]:
     return out
 
 
+# Where named things sit: "'Milk' is added under 'Eggs'", "'Apples' is now at the top", "..., in that order".
+ORDER = re.compile(r"q(\d+)q\b[^;]*?\b(below|under|underneath|beneath|above)\s+(?:the\s+)?q(\d+)q")
+EDGE = re.compile(r"q(\d+)q\b[^;]*?\b(?:at the (top|bottom)|as the (first|last|top|bottom) (?:row|item|entry|line|one|todo|task)|"
+                  r"(?:is|comes) (?:now )?(first|last))\b")
+# A named switch on or off: "'Fast' switches on", "'Good' and 'Cheap' are both switched on", "which turns 'Good' off"
+ON_OFF = (r"\b(?:switch(?:es|ed)?|turns?|turned|flips?|flipped|goes|went|comes?|came|is|are|stays?|remains?|"
+          r"toggles?|toggled|back|now|still|both|again)\s+(on|off)\b(?!\s+(?:the|a|an|its|their|top|screen|page|list|it|to)\b)")
+ON_OFF_OBJECT = r"\b(?:switch(?:es|ed)?|turns?|turned|flips?|flipped|toggles?|toggled)\s+q(\d+)q\s+(on|off)\b"
+
+
+def _order_claims(low: str, quotes: list[str]) -> list[Claim]:
+    m = ORDER.search(low)
+    if m:
+        how = "above" if m.group(2) == "above" else "below"
+        return [Claim("order", (quotes[int(m.group(1))], quotes[int(m.group(3))]), how=how)]
+    m = EDGE.search(low)
+    if m:
+        edge = next(g for g in m.groups()[1:] if g)
+        return [Claim("order", (quotes[int(m.group(1))],), how="first" if edge in ("top", "first") else "last")]
+    named = [quotes[int(n)] for n in re.findall(r"q(\d+)q", low)]
+    if re.search(r"\bin (?:that|this|the same) order\b", low) and len(named) >= 2:
+        return [Claim("order", tuple(named), how="sequence")]
+    return []
+
+
+def _switch_claims(low: str, quotes: list[str]) -> list[Claim]:
+    """A named switch turned on or off (the names before the words 'on'/'off', or after 'turns ... off')."""
+    m = re.search(ON_OFF_OBJECT, low)
+    if m:
+        return [Claim("checked", (quotes[int(m.group(1))],), negated=m.group(2) == "off")]
+    out, start = [], 0
+    for m in re.finditer(ON_OFF, low):  # "'Fast' switches on and 'Cheap' flips back off": each its own
+        named = tuple(quotes[int(n)] for n in re.findall(r"q(\d+)q", low[start:m.start()]))
+        out += [Claim("checked", named, negated=m.group(1) == "off")] if named else []
+        start = m.end()
+    return out
+
+
 def _clause_claims(clause: str, quotes: list[str], typed: str | None) -> list[Claim]:
     # what a value was ('drops from Q to Q', 'instead of Q') is no claim about what the page shows now
     clause = re.sub(r"\b(from|instead of|rather than|in place of|replacing)\s+Q\d+Q", r"\1 it", clause)
     qs = tuple(quotes[int(n)] for n in re.findall(r"Q(\d+)Q", clause))
     low = re.sub(r"Q\d+Q", " Q ", clause.lower())
-    return _main_claims(low, qs, typed) + _side_claims(low, qs)
+    switched = _switch_claims(low, quotes)
+    return (switched or _main_claims(low, qs, typed)) + _order_claims(low, quotes) + _side_claims(low, qs)
 
 
 def _main_claims(low: str, qs: tuple[str, ...], typed: str | None) -> list[Claim]:
@@ -166,7 +207,7 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None) -> list[Claim
         return [Claim("closed", qs)]
     if re.search(STRUCK, low):  # "the line through X goes away" takes the strike away
         return [Claim("struck", qs, negated=bool(re.search(r"\b(no longer|not|no|un-?struck)\b", low) or re.search(GONE, low)),
-                      fresh=not re.search(STILL, low))]
+                      fresh=not re.search(STILL, low), exclusive=bool(re.search(r"\bonly\b", low)))]
     m = re.search(CHECKED, low)
     if m and not re.search(r"\b(check|checks)\b", low):
         off = bool(m.group(1)) or bool(re.search(r"\b(off|no longer|not)\b", low))
@@ -204,11 +245,12 @@ MESSAGE = re.compile(r"\b((?:the |a )?(?:message|text|notice|error|banner|captio
                      r"([A-Z][^;,'\"]*?[.!?]?)(?=\s+(?:appears?|is shown|shows up|comes up|pops up|is displayed)\b)")
 
 
-def compile_sentence(sentence: str, typed: str | None = None) -> list[Claim]:
-    """The claims of an assertion; [Claim('changed')] when nothing in it is decidable."""
-    sentence = MESSAGE.sub(lambda m: f"{m.group(1)}'{m.group(2)}'", sentence or "")
+def compile_sentence(sentence: str, typed: str | None = None, names=()) -> list[Claim]:
+    """The claims of an assertion; [Claim('changed')] when nothing in it is decidable. `names`: the
+    texts the page shows and the task names, which the sentence may use unquoted (sentence_names.py)."""
+    sentence = ground_names(MESSAGE.sub(lambda m: f"{m.group(1)}'{m.group(2)}'", sentence or ""), names)
     # "Milk is removed, leaving Eggs and Apples": what is left is still shown, a claim of its own
-    sentence = quote_names(re.sub(r",?\s+(?:leaving|leaves)\s+(?=['\"A-Z])", "; still shown: ", sentence or ""))
+    sentence = quote_names(re.sub(r",?\s+(?:leaving|leaves)\s+(?=(?:only\s+)?['\"A-Z])", "; still shown: ", sentence or ""))
     quotes = [next(g for g in m.groups() if g) for m in QUOTE_RE.finditer(sentence)]
     masked = sentence
     for n, m in enumerate(QUOTE_RE.finditer(sentence)):

@@ -7,17 +7,18 @@ next changes nothing. The verdict records which evidence decided.
 """
 from __future__ import annotations
 
-from graphs.assertions import page_changed
+from graphs.page_view import page_changed
 from graphs.sentences import compile_sentence
 from graphs.recorded_change import by_words, change_between, near, recorded
 
 
 
-def unverifiable(action: dict) -> bool:
-    """An assertion whose sentence has nothing decidable (only 'something changed'), and no checks."""
+def unverifiable(action: dict, names=()) -> bool:
+    """An assertion whose sentence has nothing decidable (only 'something changed'), and no checks;
+    `names`, what the task names (sentence_names.py), which the sentence may use unquoted."""
     sentence = action.get("logical_assertion") or ""
     return bool(sentence) and not (action.get("iwr") or {}).get("checks") and \
-        [c.kind for c in compile_sentence(sentence)] == ["changed"]
+        [c.kind for c in compile_sentence(sentence, None, names)] == ["changed"]
 
 
 async def recheck(ctx, sid: str, verdict: dict, before_image: str | None, after_shot: str | None, name: str) -> dict:

@@ -177,3 +177,11 @@ def test_what_a_value_was_the_messages_and_the_strikes_of_the_reworded_suite():
     # a line through the words, and the line going away
     assert kinds("'Milk' has a line through it") == [("struck", ("Milk",), False)]
     assert kinds("The line through 'Milk' goes away") == [("struck", ("Milk",), True)]
+
+
+def test_a_dot_is_what_looks_like_one():
+    """'The first dot below the gallery' where no class says 'dot': the small, wordless, square controls,
+    not the longer run of same-sized buttons further down."""
+    dots = [el(i, "", bbox=(600 + 20 * i, 500, 12, 12), text="") for i in range(3)]
+    questions = [el(10 + i, f"Question {i} +", bbox=(100, 900 + 50 * i, 600, 40)) for i in range(4)]
+    assert match_description("Click the first dot below the gallery", questions + dots, "Click").args == {"ref": 0}

@@ -57,12 +57,17 @@ def validate(path: Path = typer.Argument(BUNDLED_SUITE, help="a data.jsonl or th
 
 def undecidable_sentences(suite) -> list[str]:
     """A warning for each logical assertion with nothing the words alone decide (and no checks)."""
+    from graphs.sentence_names import task_names
     from graphs.visible_change import unverifiable
 
-    return [f"warning: task {t.id} action {i}: the words alone cannot decide {a.logical_assertion!r} "
-            f"(quote the text a person would look for, or say what and how many)"
-            for t in suite.tasks for i, a in enumerate(t.record.action_sequence, 1)
-            if unverifiable(a.model_dump(exclude_none=True))]
+    out = []
+    for t in suite.tasks:
+        actions = [a.model_dump(exclude_none=True) for a in t.record.action_sequence]
+        names = task_names(actions)  # the page's texts are not known here: a warning may be decided on the page
+        out += [f"warning: task {t.id} action {i}: the words alone cannot decide {a['logical_assertion']!r} unless "
+                f"the page shows a name it writes unquoted (quote the text a person would look for, or say what and how many)"
+                for i, a in enumerate(actions, 1) if unverifiable(a, names)]
+    return out
 
 
 @tasks_app.command("list")

@@ -23,8 +23,10 @@ def agreement(judgements: list[tuple[str, object]]) -> dict:
     assertion_agreement: share of asserted actions (references and mutants) whose decided sentence
     verdict equals the structured checks' verdict; unverifiable sentences (undecided by words and
     recording) are counted apart (unverifiable_share), and assertion_agreement_all counts them too, as
-    the pass or fail they got; decided_by, the share of verdicts each kind of evidence gave."""
-    grounded, asserted, asserted_all, unverifiable, decided_by = [], [], [], [], []
+    the pass or fail they got; decided_by, the share of verdicts each kind of evidence gave;
+    sentence_evidence, the share of the references' sentences that used each means of the words (and
+    the recording)."""
+    grounded, asserted, asserted_all, unverifiable, decided_by, evidence = [], [], [], [], [], []
     for agent, result in judgements:
         if agent != "reference" and agent not in KINDS:
             continue
@@ -36,6 +38,8 @@ def agreement(judgements: list[tuple[str, object]]) -> dict:
                 asserted_all.append(v["passed"] == v["structured_passed"])
                 if v.get("method") != "unverifiable":
                     asserted.append(v["passed"] == v["structured_passed"])
+            if agent == "reference" and v.get("method") in ("sentence", "unverifiable", "recording"):
+                evidence.append(_means(v))
             if v:
                 unverifiable.append(v.get("method") == "unverifiable")
                 decided_by.append(v.get("decided_by") or "model")
@@ -43,7 +47,19 @@ def agreement(judgements: list[tuple[str, object]]) -> dict:
             "assertion_agreement": _share(asserted), "asserted_actions": len(asserted),
             "assertion_agreement_all": _share(asserted_all), "asserted_actions_all": len(asserted_all),
             "unverifiable_share": _share(unverifiable),
-            "decided_by": {k: _share([d == k for d in decided_by]) for k in sorted(set(decided_by))}}
+            "decided_by": {k: _share([d == k for d in decided_by]) for k in sorted(set(decided_by))},
+            "sentence_evidence": {k: _share([e[k] for e in evidence]) for k in sorted(evidence[0])} if evidence else {},
+            "sentences": len(evidence)}
+
+
+def _means(verdict: dict) -> dict:
+    """Which means of reading decided a sentence verdict: counts, unquoted names (found on the page or in
+    the task), where things sit, states (on/off, chosen, disabled, colour, struck), the recording."""
+    kinds = {c["kind"] for c in verdict.get("claims", [])}
+    return {"counts": bool(kinds & {"count", "range", "numbered_alike", "none_checked"}),
+            "unquoted_names": bool(verdict.get("unquoted")), "places": "order" in kinds,
+            "states": bool(kinds & {"checked", "selected", "enabled", "styled", "struck"}),
+            "recording": verdict.get("decided_by") == "recording"}
 
 
 async def judge_equivalents(tasks: list, out: Path, judged) -> dict:

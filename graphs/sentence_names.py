@@ -1,0 +1,59 @@
+"""The names a sentence uses without quotes, found where a person finds them: on the page and in the task.
+
+"Call the bank is added below Buy bread" names two to-dos; a reader knows because the page lists them
+(or because the task typed them). Such a name is quoted before the sentence is compiled, so what is
+said of it is checked of it: `ground_names(sentence, names)` with the page's texts and the task's own
+words (`task_names`). Pure text processing.
+"""
+from __future__ import annotations
+
+import re
+
+from graphs.description import QUOTE_RE, quoted, type_text_of
+
+# Single capitalised words that open or link a sentence, never a name on their own.
+COMMON = {"the", "a", "an", "it", "its", "this", "that", "these", "those", "only", "both", "no", "now", "all",
+          "and", "or", "but", "then", "one", "two", "three", "four", "five", "six", "each", "every", "there",
+          "nothing", "none", "after", "before", "again", "yes", "ok", "on", "off", "in", "out", "up", "down"}
+# 'Score reads 4' is a reading next to a word, not the word shown
+READING_AFTER = re.compile(r"\s+(?:now\s+|still\s+)?(?:reads|shows|is|says|displays|becomes|stays at|goes to|"
+                           r"changes to|drops to|rises to)\s+(?:back to\s+|at\s+|now\s+)?-?\$?\d")
+
+
+def nameable(text: str) -> bool:
+    """Whether a page's or task's text can be a name in a sentence: a few words with letters in them."""
+    words = text.split()
+    return (3 <= len(text) <= 40 and 1 <= len(words) <= 5 and sum(c.isalpha() for c in text) >= 3
+            and not (len(words) == 1 and (not text[0].isupper() or text.lower() in COMMON)))
+
+
+def task_names(actions: list[dict]) -> tuple[str, ...]:
+    """The words a task itself names: what its actions type, and what its descriptions and sentences quote."""
+    out = []
+    for a in actions:
+        params = a.get("parameters") or {}
+        if a.get("type") == "Type":
+            out.append(type_text_of(params.get("description", ""), params.get("text")) or "")
+        out += quoted(params.get("description", "")) + quoted(a.get("logical_assertion") or "")
+    return tuple(dict.fromkeys(n for n in out if n))
+
+
+def ground_names(sentence: str, names) -> str:
+    """The sentence with the unquoted names it shares with `names` quoted, longest first. Several words
+    match whatever the case of all but the first letter; a single word must be written as the name is
+    (a capital: 'Good')."""
+    candidates = sorted({" ".join(n.split()) for n in names if n and nameable(" ".join(n.split()))},
+                        key=len, reverse=True)
+    taken = [m.span() for m in QUOTE_RE.finditer(sentence)]
+    hits: list[tuple[int, int]] = []
+    for name in candidates:
+        flags = 0 if len(name.split()) == 1 else re.IGNORECASE
+        for m in re.finditer(rf"(?<![\w'\"]){re.escape(name)}(?![\w'\"])", sentence, flags):
+            s, e = m.span()
+            if any(s < b and a < e for a, b in taken + hits) or READING_AFTER.match(sentence[e:]) or \
+                    sentence[s] != name[0]:  # 'no suggestions are shown' says none are, whatever a page calls 'No suggestions'
+                continue
+            hits.append((s, e))
+    for s, e in sorted(hits, reverse=True):
+        sentence = f"{sentence[:s]}'{sentence[s:e]}'{sentence[e:]}"
+    return sentence
