@@ -35,8 +35,17 @@ log=.venv/setup.log
 pip_() { .venv/bin/pip install -q "$@" >>"$log" 2>&1 || { tail -25 "$log" >&2; echo "setup: pip install $* failed (log: $log)" >&2; exit 1; }; }
 : > "$log"
 pip_ --upgrade pip
-# The CPU wheel of torch first: an unpinned torch would pull a multi-GB CUDA build.
-pip_ "torch==2.13.0"
+# Torch's CPU build on purpose, before anything asks for torch: from PyTorch's CPU wheel index where
+# it answers (on Linux the public index's torch is a multi-GB CUDA build); else the default index
+# (which a machine may point at a CPU file); either way, say which build came.
+cpu_index=${IWR_TORCH_INDEX:-https://download.pytorch.org/whl/cpu}
+if .venv/bin/python -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=8)" "$cpu_index/torch/" 2>/dev/null; then
+  pip_ --index-url "$cpu_index" "torch==2.13.0"
+else
+  echo "setup: $cpu_index does not answer; torch 2.13.0 from the default index" >&2
+  pip_ "torch==2.13.0"
+fi
+.venv/bin/python -c "import torch; c = torch.version.cuda; print('setup: torch', torch.__version__, 'CUDA ' + c + ' build (large)' if c else 'CPU build')" >&2
 pip_ -e ".[test,ray]"
 pip_ --no-deps "rapidocr-onnxruntime==1.4.4"
 LITELLM_LOCAL_MODEL_COST_MAP=True .venv/bin/python -c \
