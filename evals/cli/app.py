@@ -9,7 +9,7 @@ import typer
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before anything imports litellm
 
-from evals.cli import judging, making, running  # noqa: E402
+from evals.cli import doctor, judging, making, running  # noqa: E402
 from evals.cli.runs import runs_app  # noqa: E402
 from evals.cli.selftest import selftest_app  # noqa: E402
 from evals.cli.tasks import tasks_app  # noqa: E402
@@ -42,6 +42,7 @@ app.command()(making.prepare)
 app.command()(judging.judge)
 app.command()(judging.calibrate)
 app.command()(judging.bench)
+app.command()(doctor.doctor)
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})

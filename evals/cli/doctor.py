@@ -1,0 +1,120 @@
+"""`iwr doctor`: what this machine has of what iwr needs, and the one command that fixes each gap.
+
+Each check looks at the real thing (a Chromium that starts, a Tesseract that answers, the weights'
+files) rather than at package lists: the user's machine is not ours (no root, maybe no Debian).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import typer
+
+
+@dataclass
+class Check:
+    part: str
+    ok: bool
+    needed: bool  # False: only some commands or profiles use it
+    detail: str
+    fix: str = ""
+
+
+def _chromium(launch: bool) -> Check:
+    from mcp_servers.browser.launch import chromium_path
+
+    system = chromium_path()
+    fix = "python -m playwright install chromium   (Debian, as root: apt-get install chromium)"
+    if not launch:
+        return Check("chromium", bool(system), True, system or "no system Chromium found (not started: --no-launch)",
+                     "" if system else fix)
+    try:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as p:  # no system one: Playwright's own, where `playwright install` put it
+            browser = p.chromium.launch(executable_path=system, args=["--no-sandbox"])
+            version = browser.version
+            browser.close()
+        return Check("chromium", True, True, f"{system or 'Playwright’s own Chromium'} starts (version {version})")
+    except Exception as e:  # noqa: BLE001 - any failure to start is the finding
+        return Check("chromium", False, True, f"{system or 'no system Chromium'}; does not start: "
+                     f"{str(e).splitlines()[0][:160]}", fix)
+
+
+def _tesseract() -> Check:
+    exe = shutil.which("tesseract")
+    fix = "apt-get install tesseract-ocr   (macOS: brew install tesseract; conda: conda install -c conda-forge tesseract)"
+    if not exe:
+        return Check("tesseract", False, True, "not on PATH (the offline profile's OCR for VFS)", fix)
+    try:
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=20)
+        return Check("tesseract", out.returncode == 0, True, (out.stdout or out.stderr).splitlines()[0], "" if out.returncode == 0 else fix)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return Check("tesseract", False, True, f"{exe} does not answer: {e}", fix)
+
+
+def _video() -> Check:
+    try:
+        import av
+
+        return Check("video (PyAV, FFmpeg inside)", True, True, f"av {av.__version__}")
+    except ImportError as e:
+        return Check("video (PyAV, FFmpeg inside)", False, True, str(e), "pip install 'av>=18,<19'")
+
+
+def _sandbox() -> Check:
+    exe = shutil.which("bwrap")
+    return Check("bubblewrap", bool(exe), False, exe or "not on PATH: outside agents (iwr run --agent cmd:…, presets) cannot run",
+                 "" if exe else "apt-get install bubblewrap")
+
+
+def _torch() -> Check:
+    try:
+        import torch
+    except ImportError:
+        return Check("torch", False, False, "not installed: LPIPS and DINOv2 metrics are off",
+                     "pip install torch --index-url https://download.pytorch.org/whl/cpu")
+    cuda = torch.version.cuda
+    return Check("torch", True, False, f"{torch.__version__}, {'CUDA ' + cuda if cuda else 'CPU'} build")
+
+
+def _weights(name: str, env: str, files: tuple[str, ...], used_by: str) -> Check:
+    raw = os.environ.get(env, "")
+    if not raw:
+        return Check(name, False, False, f"{env} is not set ({used_by})", f"export {env}=/path/to/the/folder")
+    missing = [f for f in files if not (Path(raw).expanduser() / f).is_file()]
+    return Check(name, not missing, False, f"{raw}" + (f": missing {', '.join(missing)}" if missing else ""),
+                 f"put {', '.join(missing)} in {raw}" if missing else "")
+
+
+def checks(launch: bool = True) -> list[Check]:
+    from mcp_servers.metrics.lpips_local import BACKBONE_FILE, LIN_FILE
+
+    return [_chromium(launch), _tesseract(), _video(), _sandbox(), _torch(),
+            _weights("DINOv2 weights", "IWR_DINOV2_PATH", ("config.json",), "the paper profile's DINO metric"),
+            _weights("LPIPS weights", "IWR_LPIPS_PATH", (BACKBONE_FILE, LIN_FILE), "the LPIPS metric")]
+
+
+def doctor(launch: bool = typer.Option(True, "--launch/--no-launch", help="start Chromium once to prove it works"),
+           as_json: bool = typer.Option(False, "--json", help="print the checks as JSON")):
+    """Check what iwr needs on this machine (Chromium, Tesseract, video decoding, the agents' sandbox,
+    torch and optional weights); print what is missing and the command that fixes it; exit 1 when a
+    needed part is missing.
+
+    Examples:
+      iwr doctor
+      iwr doctor --json --no-launch
+    """
+    found = checks(launch)
+    if as_json:
+        typer.echo(json.dumps([asdict(c) for c in found]))
+    else:
+        for c in found:
+            mark = "ok " if c.ok else "MISSING" if c.needed else "absent"
+            typer.echo(f"{mark:8} {c.part}: {c.detail}" + (f"\n         fix: {c.fix}" if c.fix else ""))
+    if any(c.needed and not c.ok for c in found):
+        raise typer.Exit(1)
