@@ -11,6 +11,8 @@ import pytest
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 # Registers of prepared workspaces and their judgements (tasks/marker.py) stay out of the tester's home.
 os.environ["IWR_STATE_DIR"] = tempfile.mkdtemp(prefix="iwr-test-state-")
+# A repository fetch a test did not mean to make goes to a closed loopback port, never to GitHub.
+os.environ["IWR_FORGE"] = "http://127.0.0.1:9"
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "tasks" / "suite"

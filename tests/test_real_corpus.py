@@ -226,7 +226,7 @@ def test_without_the_app_files_the_corpus_says_how_to_get_them(tmp_path):
     with pytest.raises(CorpusError, match=r"run `iwr tasks materialise-real`"):
         real_tasks(root)
     with pytest.raises(CorpusError, match=f"no fetch mirror at {tmp_path / 'nowhere'}"):
-        materialise(root, tmp_path / "nowhere")
+        materialise(root, tmp_path / "nowhere", forge=None)
     (tmp_path / "empty-mirror").mkdir()
     with pytest.raises(CorpusError, match=r"no snapshot of .* in the fetch mirror: .*empty-mirror/[\w.-]+\+[\w.-]+ is"):
-        materialise(root, tmp_path / "empty-mirror")
+        materialise(root, tmp_path / "empty-mirror", forge=None)

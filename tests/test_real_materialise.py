@@ -79,7 +79,7 @@ def test_a_commit_missing_from_the_snapshot_is_named(committed):
     src = committed / "apps" / "calendar" / "source.json"
     src.write_text(src.read_text().replace(load_source(committed / "apps" / "calendar").commit, "0" * 40))
     with pytest.raises(CorpusError, match=r"calendar/source\.json: commit 0{40} is not in the snapshot at /"):
-        materialise(committed, MIRROR)
+        materialise(committed, MIRROR, forge=None)
 
 
 def test_the_command_materialises_and_writes_variant_sites(committed, tmp_path):
@@ -95,5 +95,10 @@ def test_the_command_materialises_and_writes_variant_sites(committed, tmp_path):
     assert any(x.startswith("2048: site/ (17 files)") for x in lines)
     assert f"variant: {tmp_path / 'variants' / '2048-merge-score-half'}" in lines
     assert "GameManager.prototype.move" in (tmp_path / "variants" / "2048-merge-score-half" / "index.html").read_text()
-    gone = runner.invoke(app, ["tasks", "materialise-real", "--tasks", str(committed), "--mirror", str(tmp_path / "x")])
+    gone = runner.invoke(app, ["tasks", "materialise-real", "--tasks", str(committed), "--mirror", str(tmp_path / "x"),
+                               "--no-fetch"])
     assert gone.exit_code == 2 and f"no fetch mirror at {tmp_path / 'x'}" in gone.output
+    # fetching (the tests' forge is a closed loopback port): the error names the commit, the forge, the way out
+    gone = runner.invoke(app, ["tasks", "materialise-real", "--tasks", str(committed), "--mirror", str(tmp_path / "x")])
+    assert gone.exit_code == 2 and "cannot fetch 478b6ec346e3 of http://127.0.0.1:9/gabrielecirulli/2048.git" in gone.output
+    assert "IWR_FORGE" in gone.output

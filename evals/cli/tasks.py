@@ -138,23 +138,28 @@ def show(task_id: str = typer.Argument(..., help="task id"),
 @tasks_app.command("materialise-real")
 def materialise_real(
     root: Optional[Path] = typer.Option(None, "--tasks", help="the corpus of real apps (default: tasks/real)"),
-    mirror: Optional[Path] = typer.Option(None, help="where the repository snapshots are unpacked as <owner>+<name>/ (default: $IWR_FETCH_MIRROR, else ~/.cache/iwr/mirror)"),
+    mirror: Optional[Path] = typer.Option(None, help="where the apps' repositories are kept as <owner>+<name>/: snapshots, "
+                                          "or the pinned commits fetched (default: $IWR_FETCH_MIRROR, else ~/.cache/iwr/mirror)"),
+    fetch: bool = typer.Option(True, "--fetch/--no-fetch", help="fetch a pinned commit missing from the mirror from its "
+                               "forge ($IWR_FORGE, default https://github.com): a shallow fetch of that commit"),
     variants: Optional[Path] = typer.Option(None, help="also write every broken variant's site into this folder"),
     as_json: bool = typer.Option(False, "--json", help="print what was made as a JSON list"),
 ):
-    """Bring the real apps' files (site/, LICENSE) and the tasks' assets/ out of the fetch mirror, at the
-    commits pinned in apps/<app>/source.json; files already right are left alone. Exit 2 if it cannot.
+    """Bring the real apps' files (site/, LICENSE) and the tasks' assets/ out of the apps' public
+    repositories at the commits pinned in apps/<app>/source.json (fetched into the mirror once, or taken
+    from snapshots there); files already right are left alone. Exit 2 if it cannot.
 
     Examples:
       iwr tasks materialise-real
       iwr tasks materialise-real --variants /tmp/real-variants
       iwr record /tmp/real-variants/2048-merge-score-half --script tasks/real/apps/2048/scripts/201.yaml --dry-run
     """
+    from evals.quality.forge import FORGE
     from evals.quality.real_corpus import MIRROR, REAL_SUITE, CorpusError, materialise, real_tasks, variant_site
 
     root = root or REAL_SUITE
     try:
-        lines = materialise(root, mirror or MIRROR)
+        lines = materialise(root, mirror or MIRROR, FORGE if fetch else None)
         if variants is not None:
             made = {variant_site(t, v, variants) for t in real_tasks(root) for v in t.broken}
             lines += [f"variant: {p}" for p in sorted(made)]

@@ -2,8 +2,9 @@
 
 `originals.json` names, for each task, the app folder under `apps/`, its entry page and its broken
 variants. Only our own files are in the repository: the app files (`apps/<app>/site/`, `LICENSE`)
-and the assets the recorder copied from them (`data/<id>/assets/`) are brought out of the local
-mirror of `fetch` snapshots by `materialise`, at the commit that `apps/<app>/source.json` pins.
+and the assets the recorder copied from them (`data/<id>/assets/`) are brought out of the apps'
+public repositories by `materialise`, at the commit that `apps/<app>/source.json` pins (fetched into
+the user's cache once: forge.py; or taken from repository snapshots there).
 A broken variant is the original site with a piece of our own JavaScript (`apps/<app>/variants.json`)
 injected into its entry page. Calibration judges the originals (which must score high) and the
 variants (which must score lower).
@@ -20,13 +21,13 @@ from pathlib import Path
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
+from evals.quality.forge import FORGE, ForgeError, fetch_commit, has_commit
 from tasks.defaults import PROJECT_ROOT
 from tasks.schema import Ours
 
 REAL_SUITE = PROJECT_ROOT / "tasks" / "real"
-# where `fetch` unpacks its snapshots (<owner>+<name>/repo); IWR_FETCH_MIRROR points elsewhere
-# Where repository snapshots are unpacked as <owner>+<name>/ (issue 27 replaces this with a fetch at the
-# pinned commit): IWR_FETCH_MIRROR, else the user's cache.
+# Where the apps' repositories are kept as <owner>+<name>/ (a snapshot's git directory, or the shallow
+# fetch of the pinned commit that forge.py makes): IWR_FETCH_MIRROR, else the user's cache.
 MIRROR = Path(os.environ.get("IWR_FETCH_MIRROR") or Path.home() / ".cache" / "iwr" / "mirror")
 MATERIALISE_HINT = "run `iwr tasks materialise-real`"
 
@@ -194,7 +195,7 @@ def variant_site(task: RealTask, variant: str, out: Path) -> Path:
 
 def _git_dir(mirror: Path, repo: str) -> Path:
     snapshot = mirror / repo.replace("/", "+")
-    for d in (snapshot / "repo" / ".git", snapshot / "repo", snapshot):
+    for d in (snapshot / "repo.git", snapshot / "repo" / ".git", snapshot / "repo", snapshot):
         if (d / "HEAD").is_file() and (d / "objects").is_dir():
             return d
     raise CorpusError(f"no snapshot of {repo} in the fetch mirror: {snapshot} is missing or holds no git directory "
@@ -243,13 +244,28 @@ def _sync(folder: Path, files: dict[str, bytes]) -> int:
     return touched
 
 
-def _app_files(app: Path, mirror: Path) -> tuple[Source, dict[str, bytes], bytes]:
+def _repository(src: Source, app: Path, mirror: Path, forge: str | None) -> Path:
+    """The git directory holding the pinned commit: a snapshot in the mirror, else (with a forge) a
+    shallow fetch of that commit into the mirror."""
+    try:
+        git = _git_dir(mirror, src.repo)
+        if has_commit(git, src.commit):
+            return git
+        missing = CorpusError(f"{app / 'source.json'}: commit {src.commit} is not in the snapshot at {git} "
+                              f"(bring a snapshot of github:{src.repo} that has it with the fetch tool)")
+    except CorpusError as e:
+        missing = e
+    if forge is None:
+        raise missing
+    try:
+        return fetch_commit(src.repo, src.commit, mirror / src.repo.replace("/", "+") / "repo.git", forge)
+    except ForgeError as e:
+        raise CorpusError(f"{app / 'source.json'}: {e}") from e
+
+
+def _app_files(app: Path, mirror: Path, forge: str | None) -> tuple[Source, dict[str, bytes], bytes]:
     src = load_source(app)
-    git = _git_dir(mirror, src.repo)
-    if subprocess.run(["git", "--git-dir", str(git), "cat-file", "-e", f"{src.commit}^{{commit}}"],
-                      capture_output=True).returncode != 0:
-        raise CorpusError(f"{app / 'source.json'}: commit {src.commit} is not in the snapshot at {git} "
-                          f"(bring a snapshot of github:{src.repo} that has it with the fetch tool)")
+    git = _repository(src, app, mirror, forge)
     prefix = f"{src.root.strip('/')}/" if src.root.strip("/") else ""
     files = {rel: _blob(git, src.commit, prefix + rel) for rel in src.files}
     for change in src.changes:
@@ -259,10 +275,12 @@ def _app_files(app: Path, mirror: Path) -> tuple[Source, dict[str, bytes], bytes
     return src, files, _blob(git, src.commit, src.licence_file)
 
 
-def materialise(root: Path = REAL_SUITE, mirror: Path = MIRROR) -> list[str]:
-    """(Re)create every app's site/ and LICENSE, and every task's assets/, from the fetch mirror; returns
-    one line per app and per task with assets, saying what was written. Files already right are left alone."""
-    if not mirror.is_dir():
+def materialise(root: Path = REAL_SUITE, mirror: Path = MIRROR, forge: str | None = FORGE) -> list[str]:
+    """(Re)create every app's site/ and LICENSE, and every task's assets/, from the apps' repositories at
+    their pinned commits: a snapshot in `mirror`, else fetched from `forge` into it (None: the mirror
+    only); returns one line per app and per task with assets, saying what was written. Files already
+    right are left alone."""
+    if forge is None and not mirror.is_dir():
         raise CorpusError(f"no fetch mirror at {mirror}: the app files of {root} come from the snapshots "
                           f"`fetch` unpacks there")
     report = []
@@ -270,7 +288,7 @@ def materialise(root: Path = REAL_SUITE, mirror: Path = MIRROR) -> list[str]:
     if not apps:
         raise CorpusError(f"{root / 'apps'}: no app has a source.json")
     for app in apps:
-        src, files, licence = _app_files(app, mirror)
+        src, files, licence = _app_files(app, mirror, forge)
         touched = _sync(app / "site", files)
         if not ((app / "LICENSE").is_file() and (app / "LICENSE").read_bytes() == licence):
             (app / "LICENSE").write_bytes(licence)
