@@ -8,10 +8,12 @@ run: setup
 	.venv/bin/iwr run --agent blank --run-id blank-bundled
 	@echo "report: $$(.venv/bin/iwr report oracle-bundled --compare blank-bundled --out runs/report)"
 
+# Only `make test` installs the test-only tools (scripts/setup.sh --test: pytest, Ray, bubblewrap, npm).
 # The exploratory probe's test needs browser-use, which lives in its own venv (.venv-explore); the
 # third-party agents' tests need Codex CLI and Claude Code from npm (.agents); the inspect task's test
 # needs inspect_ai (.venv-inspect).
-test: setup
+test:
+	@bash scripts/setup.sh --test
 	@bash scripts/setup_explore.sh
 	@bash scripts/setup_agents.sh
 	@bash scripts/setup_inspect.sh

@@ -6,9 +6,9 @@ import html
 import shutil
 from pathlib import Path
 
-from agents.coder import CoderJob, CoderOutput, NoReference
-from tasks.frames import frame_at
-from tasks.loader import Task
+from iwr.agents.coder import CoderJob, CoderOutput, NoReference
+from iwr.tasks.frames import frame_at
+from iwr.tasks.loader import Task
 
 
 class Oracle:

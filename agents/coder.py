@@ -9,9 +9,9 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agents.models import ModelConfig
-from agents.toolbox import Toolbox
-from tasks.loader import Task
+from iwr.agents.models import ModelConfig
+from iwr.agents.toolbox import Toolbox
+from iwr.tasks.loader import Task
 
 
 class Budget(BaseModel):

@@ -8,12 +8,12 @@ from pathlib import Path
 
 from PIL import Image
 
-from tasks.instruction import PLACEHOLDER
+from iwr.tasks.instruction import PLACEHOLDER
 
 
 def prompt(name: str, **values: str | int) -> str:
     """A prompt template from agents/prompts, with `{name}` fields filled in."""
-    text = resources.files("agents").joinpath("prompts", f"{name}.md").read_text(encoding="utf-8")
+    text = resources.files("iwr.agents").joinpath("prompts", f"{name}.md").read_text(encoding="utf-8")
     return text.format(placeholder=PLACEHOLDER, **values)
 
 

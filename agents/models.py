@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from agents.response_cache import request_key, response_cache
+from iwr.agents.response_cache import request_key, response_cache
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # litellm reaches for the network otherwise
 

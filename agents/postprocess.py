@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from tasks.instruction import PLACEHOLDER
+from iwr.tasks.instruction import PLACEHOLDER
 
 HTML_BLOCK = re.compile(r"```html[^\n]*\n(.*?)(?:```|\Z)", re.S | re.I)
 IFRAME = re.compile(r"<iframe\b.*?(?:</iframe\s*>|/>|$)", re.S | re.I)

@@ -11,7 +11,7 @@ from typing import Any, TextIO
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from mcp_servers.common import INFRA_PREFIX
+from iwr.mcp_servers.common import INFRA_PREFIX
 
 
 class ToolCallError(RuntimeError):
@@ -25,7 +25,7 @@ class InfrastructureError(RuntimeError):
 def stdio_server(name: str, *args: str, env: dict[str, str] | None = None) -> StdioServerParameters:
     """Parameters to start `iwr mcp NAME ARGS` as a subprocess with this Python."""
     full_env = {**os.environ, **(env or {})}
-    return StdioServerParameters(command=sys.executable, args=["-m", "mcp_servers", name, *args], env=full_env)
+    return StdioServerParameters(command=sys.executable, args=["-m", "iwr.mcp_servers", name, *args], env=full_env)
 
 
 def _payload(result: Any) -> Any:

@@ -1,6 +1,6 @@
 """The Python API: what `iwr run`, `iwr judge` and `iwr calibrate` do, as functions with typed
-arguments and results: `from evals.api import run, judge, load_tasks, calibrate` (`evals.run` is the
-package that runs tasks, so the functions cannot live on `evals` itself).
+arguments and results, exported as `from iwr import run, judge, load_tasks, calibrate` (`iwr.evals.run`
+is the package that runs tasks, so the functions live here and `iwr/__init__.py` hands them out).
 
 Each function has an `a`-prefixed coroutine twin (`arun`, `ajudge`, `acalibrate`) for callers that
 already run an event loop; the plain ones start their own.
@@ -13,13 +13,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.coder import Budget
-from agents.models import ModelConfig
-from evals.records.results import RunSummary, TaskResult
-from graphs.judge import JudgeConfig
-from tasks.defaults import BUNDLED_SUITE, RUNS_DIR, judge_cache
-from tasks.loader import Suite, Task, load_suite
-from tasks.plugins import load_plugins
+from iwr.agents.coder import Budget
+from iwr.agents.models import ModelConfig
+from iwr.evals.records.results import RunSummary, TaskResult
+from iwr.graphs.judge import JudgeConfig
+from iwr.tasks.defaults import BUNDLED_SUITE, RUNS_DIR, judge_cache
+from iwr.tasks.loader import Suite, Task, load_suite
+from iwr.tasks.plugins import load_plugins
 
 __all__ = ["RunOutcome", "acalibrate", "ajudge", "arun", "calibrate", "judge", "load_tasks", "register_coder",
            "register_metric", "register_profile", "run"]
@@ -51,8 +51,8 @@ async def arun(agent: str, tasks: Suite | str | Path = BUNDLED_SUITE, *, task_id
                epochs: int = 1, budget: Budget | None = None, feedback: str = "scores", cache: bool = True) -> RunOutcome:
     """Run `agent` (a name in the coder table, e.g. oracle, single-shot, cmd:<template>) on the tasks and
     judge each page; a run id that exists is resumed (finished tasks are not redone)."""
-    from evals.run.config import RunConfig, default_run_id
-    from evals.run.runner import run as run_tasks
+    from iwr.evals.run.config import RunConfig, default_run_id
+    from iwr.evals.run.runner import run as run_tasks
 
     load_plugins()
     if isinstance(model, str):
@@ -76,9 +76,9 @@ async def ajudge(page: str | Path, task: Task | str, *, tasks: Suite | str | Pat
                  config: JudgeConfig | None = None, work: str | Path | None = None) -> TaskResult:
     """Judge one page (an index.html or the folder holding it) for one task (a Task, or its id in
     `tasks`); the screenshots go to `work` (a new temporary folder by default)."""
-    from agents.toolbox import Toolbox
-    from evals.judging.artifact import judge_servers
-    from evals.judging.blame import judge_blaming
+    from iwr.agents.toolbox import Toolbox
+    from iwr.evals.judging.artifact import judge_servers
+    from iwr.evals.judging.blame import judge_blaming
 
     load_plugins()
     task = task if isinstance(task, Task) else _suite(tasks).get(str(task))
@@ -104,7 +104,7 @@ async def acalibrate(tasks: Suite | str | Path = BUNDLED_SUITE, *, hints: bool =
                      cache: bool = True) -> dict:
     """The judge against the suite's references and their mutants (and, optionally, equivalent pages
     and the real corpus): the figures `iwr calibrate --json` prints, with every row."""
-    from evals.quality.calibrate import calibrate as run_calibration
+    from iwr.evals.quality.calibrate import calibrate as run_calibration
 
     load_plugins()
     return await run_calibration(_suite(tasks), Path(work) if work else None, max_tasks,
@@ -120,7 +120,7 @@ def calibrate(tasks: Suite | str | Path = BUNDLED_SUITE, **options) -> dict:
 def register_coder(coder):
     """Add a coder to the table `run` looks agents up in (anything with name, needs_model, iterates and
     `async make(job)`); see tests/plugins/example_plugin.py."""
-    from evals.run.coders import register_coder as add
+    from iwr.evals.run.coders import register_coder as add
 
     return add(coder)
 
@@ -129,13 +129,13 @@ def register_metric(name: str, compute, **options):
     """Add a metric (a function of a reference/candidate Pair returning a MetricValue). The metrics
     server is another process: name the module as a plug-in (`--plugin`, $IWR_PLUGINS or an entry
     point) so that it registers there too."""
-    from mcp_servers.metrics.compare import register_metric as add
+    from iwr.mcp_servers.metrics.compare import register_metric as add
 
     return add(name, compute, **options)
 
 
 def register_profile(profile):
     """Add a judge profile (graphs.profiles.Profile)."""
-    from graphs.profiles import register_profile as add
+    from iwr.graphs.profiles import register_profile as add
 
     return add(profile)

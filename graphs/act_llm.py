@@ -8,10 +8,10 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from agents.toolbox import Toolbox
-from graphs.act_offline import perform
-from graphs.grounding import type_text_of
-from graphs.judge_llm import LlmJudge
+from iwr.agents.toolbox import Toolbox
+from iwr.graphs.act_offline import perform
+from iwr.graphs.grounding import type_text_of
+from iwr.graphs.judge_llm import LlmJudge
 
 
 async def llm_ground_and_do(tools: Toolbox, llm: LlmJudge, sid: str, action: dict, step: int, trace: dict,

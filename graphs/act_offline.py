@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from agents.toolbox import Toolbox, ToolCallError
-from graphs.description import clears_first, quote_bare_names
-from graphs.grounding import Plan, label_probe, names_agree, plans_for, target_quotes, type_text_of
-from tasks.schema import size_of
+from iwr.agents.toolbox import Toolbox, ToolCallError
+from iwr.graphs.description import clears_first, quote_bare_names
+from iwr.graphs.grounding import Plan, label_probe, names_agree, plans_for, target_quotes, type_text_of
+from iwr.tasks.schema import size_of
 
 NOT_FOUND = ("no visible element", "no element with ref", "named like", "matches nothing")
 TEMPLATE_MIN_SCORE = 0.9

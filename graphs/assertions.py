@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from agents.toolbox import Toolbox
-from graphs.description import quoted, type_text_of
-from graphs.sentence_names import ground_names
-from graphs.chosen import checked_state, set_apart, stands_out
-from graphs.element_match import hue_fits
-from graphs.page_view import fields_named, flat, items_of, lists_holding, occurrences, page_changed, pattern
-from graphs.sentences import Claim, compile_sentence
+from iwr.agents.toolbox import Toolbox
+from iwr.graphs.description import quoted, type_text_of
+from iwr.graphs.sentence_names import ground_names
+from iwr.graphs.chosen import checked_state, set_apart, stands_out
+from iwr.graphs.element_match import hue_fits
+from iwr.graphs.page_view import fields_named, flat, items_of, lists_holding, occurrences, page_changed, pattern
+from iwr.graphs.sentences import Claim, compile_sentence
 
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from graphs.page_view import fields_named, flat, pattern
+from iwr.graphs.page_view import fields_named, flat, pattern
 
 
 def checked_state(qs: tuple[str, ...], want: bool, before: dict, after: dict) -> tuple[bool, str]:

@@ -6,7 +6,7 @@ import colorsys
 import re
 from dataclasses import dataclass, field
 
-from graphs.description import COLOURS, words_of, norm
+from iwr.graphs.description import COLOURS, words_of, norm
 
 LABEL_FIELDS = ("name", "text", "value", "placeholder", "alt", "title", "label")
 STRONG_KINDS = {"button", "link", "checkbox", "radio", "field", "dropdown", "tab", "image", "option", "menuitem"}

@@ -9,11 +9,11 @@ order, and the plan records the chosen element, the runner-up and the margin bet
 from __future__ import annotations
 
 
-from graphs.description import (KIND_RE, KINDS, STOP as STOP_WORDS, Query, norm, parse, quote_bare_names, quoted, stem,
+from iwr.graphs.description import (KIND_RE, KINDS, STOP as STOP_WORDS, Query, norm, parse, quote_bare_names, quoted, stem,
                                 type_text_of, words_of)
-from graphs.element_match import (LABEL_FIELDS, STRONG_KINDS, Plan, describe, fits_kind, hue_fits, phrase_score,
+from iwr.graphs.element_match import (LABEL_FIELDS, STRONG_KINDS, Plan, describe, fits_kind, hue_fits, phrase_score,
                                   symbol_score)
-from graphs.placement import (implicit_anchor, inside, only_of_kind, ordinal_plan, position_plan, reading_order,
+from iwr.graphs.placement import (implicit_anchor, inside, only_of_kind, ordinal_plan, position_plan, reading_order,
                               related)
 
 __all__ = ["Plan", "match_description", "plans_for", "key_for", "quoted", "type_text_of", "names_agree",

@@ -15,13 +15,13 @@ from typing import Literal, TypedDict
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from agents.coder import Budget
-from agents.coder_tools import CODER_TOOLS
-from agents.messages import prompt
-from agents.models import ModelConfig, complete
-from agents.toolbox import Toolbox, ToolCallError
-from graphs.judge import JudgeConfig, judge
-from tasks.schema import size_of
+from iwr.agents.coder import Budget
+from iwr.agents.coder_tools import CODER_TOOLS
+from iwr.agents.messages import prompt
+from iwr.agents.models import ModelConfig, complete
+from iwr.agents.toolbox import Toolbox, ToolCallError
+from iwr.graphs.judge import JudgeConfig, judge
+from iwr.tasks.schema import size_of
 
 KEEP_IMAGES = 2  # only the latest screenshots stay in the context sent to the model
 

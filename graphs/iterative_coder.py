@@ -7,13 +7,13 @@ from pathlib import Path
 
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from agents.baselines import copy_assets
-from agents.coder import Budget, CoderJob, CoderOutput
-from agents.models import ModelConfig
-from agents.toolbox import Toolbox, stdio_server
-from graphs.iterative import IterContext, best_draft, build_iterative_graph, first_messages
-from tasks.frames import sample_frames
-from tasks.loader import Task
+from iwr.agents.baselines import copy_assets
+from iwr.agents.coder import Budget, CoderJob, CoderOutput
+from iwr.agents.models import ModelConfig
+from iwr.agents.toolbox import Toolbox, stdio_server
+from iwr.graphs.iterative import IterContext, best_draft, build_iterative_graph, first_messages
+from iwr.tasks.frames import sample_frames
+from iwr.tasks.loader import Task
 
 
 def coder_view(task: Task, assertions: bool = False) -> dict:

@@ -20,21 +20,21 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field, model_validator
 
-from agents.models import ModelConfig
-from agents.toolbox import Toolbox, ToolCallError
-from graphs.act_offline import attempt, scroll
-from graphs.judge_llm import JudgeModelError, LlmJudge
-from graphs.pictures import DRAWN_SHARE, PICTURE_SHARE, Likeness, asset_digests, asset_paths, bare_sheet, \
+from iwr.agents.models import ModelConfig
+from iwr.agents.toolbox import Toolbox, ToolCallError
+from iwr.graphs.act_offline import attempt, scroll
+from iwr.graphs.judge_llm import JudgeModelError, LlmJudge
+from iwr.graphs.pictures import DRAWN_SHARE, PICTURE_SHARE, Likeness, asset_digests, asset_paths, bare_sheet, \
     recorded_boxes, share, sort_rasters
-from graphs.profiles import LLM_METRIC, Profile, profile_named
-from graphs.sentence_names import task_names
-from graphs.visible_change import unverifiable
-from mcp_servers.browser.canvas_feeds import DIGEST
-from tasks import defaults
-from tasks.checkpoints import check_usable, checkpoint_plan, judged_steps
-from tasks.frames import sample_frames
-from tasks.loader import video_in
-from tasks.schema import size_of
+from iwr.graphs.profiles import LLM_METRIC, Profile, profile_named
+from iwr.graphs.sentence_names import task_names
+from iwr.graphs.visible_change import unverifiable
+from iwr.mcp_servers.browser.canvas_feeds import DIGEST
+from iwr.tasks import defaults
+from iwr.tasks.checkpoints import check_usable, checkpoint_plan, judged_steps
+from iwr.tasks.frames import sample_frames
+from iwr.tasks.loader import video_in
+from iwr.tasks.schema import size_of
 
 
 class JudgeConfig(BaseModel):

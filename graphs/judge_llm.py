@@ -16,8 +16,8 @@ from importlib import resources
 
 from PIL import Image
 
-from agents.models import ModelConfig, ModelFailure, ModelUnavailable, complete
-from agents.toolbox import InfrastructureError
+from iwr.agents.models import ModelConfig, ModelFailure, ModelUnavailable, complete
+from iwr.agents.toolbox import InfrastructureError
 
 PAGE_TAG = re.compile(r"</?\s*page_data", re.IGNORECASE)
 RUBRIC = {"layout": 10, "elements": 15, "content": 40, "style": 15, "overall": 20}
@@ -28,7 +28,7 @@ class JudgeModelError(InfrastructureError):
 
 
 def prompt(name: str, **fields) -> str:
-    text = resources.files("graphs").joinpath("judge_prompts", f"{name}.md").read_text(encoding="utf-8")
+    text = resources.files("iwr.graphs").joinpath("judge_prompts", f"{name}.md").read_text(encoding="utf-8")
     return text.format(**fields) if fields else text
 
 

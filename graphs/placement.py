@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from graphs.description import Query, Relation, norm
-from graphs.element_match import STRONG_KINDS, Plan, describe, fits_kind, phrase_score
+from iwr.graphs.description import Query, Relation, norm
+from iwr.graphs.element_match import STRONG_KINDS, Plan, describe, fits_kind, phrase_score
 
 def centre(el: dict) -> tuple[float, float]:
     x, y, w, h = el.get("bbox") or [0, 0, 0, 0]

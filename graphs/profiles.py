@@ -14,14 +14,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from graphs.act_llm import llm_ground_and_do
-from graphs.act_offline import UNSURE, not_found, offline_ground_and_do
-from graphs.assertions import judge_assertion, offline_checks, structured_verdict
-from graphs.grounding import key_for
-from graphs.judge_llm import JudgeModelError
-from graphs.sentences import compile_sentence
-from graphs.visible_change import recheck
-from tasks.registry import Registry
+from iwr.graphs.act_llm import llm_ground_and_do
+from iwr.graphs.act_offline import UNSURE, not_found, offline_ground_and_do
+from iwr.graphs.assertions import judge_assertion, offline_checks, structured_verdict
+from iwr.graphs.grounding import key_for
+from iwr.graphs.judge_llm import JudgeModelError
+from iwr.graphs.sentences import compile_sentence
+from iwr.graphs.visible_change import recheck
+from iwr.tasks.registry import Registry
 
 LLM_METRIC = "mllm"  # the HVS of a profile whose judge model rates each checkpoint on the rubric
 

@@ -17,7 +17,7 @@ from collections import Counter
 
 import numpy as np
 
-from mcp_servers.imaging import CELL, cells, changed, image_size, rgb
+from iwr.mcp_servers.imaging import CELL, cells, changed, image_size, rgb
 
 WORD = re.compile(r"[a-z]{3,}|\d[\d.,:/%]*\d|\d")
 FUZZY_MIN = 5  # letters a word needs before a near spelling (an OCR slip) counts as the word

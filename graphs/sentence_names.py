@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from graphs.description import QUOTE_RE, quoted, type_text_of
+from iwr.graphs.description import QUOTE_RE, quoted, type_text_of
 
 # Single capitalised words that open or link a sentence, never a name on their own.
 COMMON = {"the", "a", "an", "it", "its", "this", "that", "these", "those", "only", "both", "no", "now", "all",

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graphs.description import QUOTE_RE
-from graphs.sentence_names import ground_names
+from iwr.graphs.description import QUOTE_RE
+from iwr.graphs.sentence_names import ground_names
 
 NUMBERS = {"no": 0, "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}

@@ -9,13 +9,13 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from agents.baselines import copy_assets
-from agents.coder import CoderJob, CoderOutput
-from agents.messages import user_message
-from agents.models import ModelConfig, ModelFailure, complete
-from agents.postprocess import extract_html, looks_like_html, resolve_assets
-from tasks.frames import sample_frames
-from tasks.instruction import instruction
+from iwr.agents.baselines import copy_assets
+from iwr.agents.coder import CoderJob, CoderOutput
+from iwr.agents.messages import user_message
+from iwr.agents.models import ModelConfig, ModelFailure, complete
+from iwr.agents.postprocess import extract_html, looks_like_html, resolve_assets
+from iwr.tasks.frames import sample_frames
+from iwr.tasks.instruction import instruction
 
 
 class SingleShotLimits(BaseModel):

@@ -7,9 +7,9 @@ next changes nothing. The verdict records which evidence decided.
 """
 from __future__ import annotations
 
-from graphs.page_view import page_changed
-from graphs.sentences import compile_sentence
-from graphs.recorded_change import by_words, change_between, near, recorded
+from iwr.graphs.page_view import page_changed
+from iwr.graphs.sentences import compile_sentence
+from iwr.graphs.recorded_change import by_words, change_between, near, recorded
 
 
 

@@ -1,4 +1,4 @@
-"""`python -m mcp_servers NAME [--http PORT] ...`: start one MCP server (same as `iwr mcp NAME`)."""
-from mcp_servers.launcher import main
+"""`python -m iwr.mcp_servers NAME [--http PORT] ...`: start one MCP server (same as `iwr mcp NAME`)."""
+from iwr.mcp_servers.launcher import main
 
 main()

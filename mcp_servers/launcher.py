@@ -5,9 +5,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from mcp_servers.common import serve
-from tasks.defaults import BUNDLED_SUITE
-from tasks.plugins import load_plugins
+from iwr.mcp_servers.common import serve
+from iwr.tasks.defaults import BUNDLED_SUITE
+from iwr.tasks.plugins import load_plugins
 
 SERVERS = ("browser", "metrics", "assets", "workspace", "bench")
 
@@ -15,25 +15,25 @@ SERVERS = ("browser", "metrics", "assets", "workspace", "bench")
 def build(name: str, args: argparse.Namespace):
     """Import lazily: starting one server must not load the others' heavy libraries."""
     if name == "browser":
-        from mcp_servers.browser.server import build_server
+        from iwr.mcp_servers.browser.server import build_server
 
         return build_server(shots_dir=args.shots, serve_only=args.serve_only)
     if name == "metrics":
-        from mcp_servers.metrics.server import build_server
+        from iwr.mcp_servers.metrics.server import build_server
 
-        from mcp_servers.metrics.store import default_root
+        from iwr.mcp_servers.metrics.store import default_root
 
         return build_server(allowed_roots=args.allow, store=args.store or (default_root() if args.keep_references else None))
     if name == "assets":
-        from mcp_servers.assets.server import build_server
+        from iwr.mcp_servers.assets.server import build_server
 
         return build_server(args.tasks, judge_mode=args.judge, only=args.task)
     if name == "workspace":
-        from mcp_servers.workspace.server import build_server
+        from iwr.mcp_servers.workspace.server import build_server
 
         return build_server(args.root or Path.cwd())
     if name == "bench":
-        from mcp_servers.bench.server import build_server
+        from iwr.mcp_servers.bench.server import build_server
 
         return build_server(args.tasks, args.root or Path.cwd() / "bench", feedback=args.feedback)
     raise SystemExit(f"unknown server {name!r}; choose one of {', '.join(SERVERS)}")

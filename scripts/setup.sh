@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
-# Set up everything iwr needs on a Debian machine: system packages (when missing, as root),
-# the .venv with CPU torch and the project with its test extras. Safe and fast to run again.
+# Set up what iwr needs on a Debian machine: system packages (when missing, as root), the .venv with
+# CPU torch and the project. `--test` adds what only the tests need (the test extras, Ray, ffmpeg,
+# bubblewrap and npm for the outside agents' sandbox and CLIs, iproute2 for their loopback-only network).
+# Safe and fast to run again. Elsewhere: README, "Install without root".
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=${1:-run}
 
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
-command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
-command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)  # the sandbox of outside agents (evals/workspace/sandbox.py)
-# The third-party agents' tests: npm installs them, `unshare -n` and `ip` give them a loopback-only network.
-command -v npm >/dev/null 2>&1 || need+=(npm)
-command -v ip >/dev/null 2>&1 || need+=(iproute2)
 fc-list 2>/dev/null | grep -qi "liberation" || need+=(fonts-liberation)
 fc-list 2>/dev/null | grep -qi "dejavu" || need+=(fonts-dejavu-core)
+if [ "$mode" = --test ]; then
+  command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)  # a test converts a recording to .webm as a user would
+  command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)  # the sandbox of outside agents (evals/workspace/sandbox.py)
+  command -v npm >/dev/null 2>&1 || need+=(npm)
+  command -v ip >/dev/null 2>&1 || need+=(iproute2)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "setup: missing system packages: ${need[*]} (run as root, or: sudo apt-get install ${need[*]})" >&2
@@ -26,8 +30,10 @@ fi
 
 PY=${PYTHON:-python3}
 stamp=.venv/.iwr-setup
-want=$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -c1-16)
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x .venv/bin/iwr ]; then
+code=$(cat pyproject.toml setup.py scripts/setup.sh | sha256sum | cut -c1-16)
+want="$code $mode"
+# A test setup holds everything a run setup does.
+if [ -f "$stamp" ] && [ -x .venv/bin/iwr ] && { [ "$(cat "$stamp")" = "$want" ] || [ "$(cat "$stamp")" = "$code --test" ]; }; then
   exit 0
 fi
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
@@ -46,10 +52,10 @@ else
   pip_ "torch==2.13.0"
 fi
 .venv/bin/python -c "import torch; c = torch.version.cuda; print('setup: torch', torch.__version__, 'CUDA ' + c + ' build (large)' if c else 'CPU build')" >&2
-pip_ -e ".[test,ray]"
+if [ "$mode" = --test ]; then pip_ -e ".[test,ray]"; else pip_ -e .; fi
 pip_ --no-deps "rapidocr-onnxruntime==1.4.4"
 LITELLM_LOCAL_MODEL_COST_MAP=True .venv/bin/python -c \
-  "import torch, playwright, mcp, langgraph, litellm, ray; assert torch.__version__.startswith('2.13.0'), torch.__version__" \
+  "import torch, playwright, mcp, langgraph, litellm, iwr.evals.cli; assert torch.__version__.startswith('2.13.0'), torch.__version__" \
   || { echo "setup: the environment is incomplete (log: $log)" >&2; exit 1; }
 echo "$want" > "$stamp"
 echo "setup: ready (.venv)" >&2

@@ -8,5 +8,5 @@ PLACEHOLDER = "__PLACEHOLDER_ASSETS_BASE_DIR__"  # where the page's asset paths 
 
 def instruction(width: int, height: int) -> str:
     """The paper's generation prompt for a page of width x height."""
-    text = resources.files("tasks").joinpath("instruction.md").read_text(encoding="utf-8")
+    text = resources.files("iwr.tasks").joinpath("instruction.md").read_text(encoding="utf-8")
     return text.format(placeholder=PLACEHOLDER, width=width, height=height)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from tasks.checkpoints import CheckpointPlan, checkpoint_plan
-from tasks.schema import TaskRecord
+from iwr.tasks.checkpoints import CheckpointPlan, checkpoint_plan
+from iwr.tasks.schema import TaskRecord
 
 VIDEO_EXTENSIONS = ("mp4", "webm")
 IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".svg")

@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from tasks.loader import Task, TaskFileError, load_suite
+from iwr.tasks.loader import Task, TaskFileError, load_suite
 
 MARKER = "iwr-task.json"
 STATE_ENV = "IWR_STATE_DIR"

@@ -10,7 +10,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from tasks import defaults
+from iwr.tasks import defaults
 
 ActionType = Literal["Click", "Type", "Scroll", "Press"]
 RESOLUTION_RE = re.compile(r"^\s*([0-9]{2,5})\s*[xX*]\s*([0-9]{2,5})\s*$")  # ASCII digits: \d takes any script

@@ -7,8 +7,8 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, model_validator
 
-from tasks.defaults import RECORDING_RESOLUTION
-from tasks.schema import Check, Classification, parse_resolution
+from iwr.tasks.defaults import RECORDING_RESOLUTION
+from iwr.tasks.schema import Check, Classification, parse_resolution
 
 
 class ScriptError(ValueError):

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from tasks.loader import Problem, Suite, Task, parse_lines, resolve_suite_file
+from iwr.tasks.loader import Problem, Suite, Task, parse_lines, resolve_suite_file
 
 
 def _outside(path: Path, root: Path) -> str | None:

@@ -13,6 +13,11 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ["IWR_STATE_DIR"] = tempfile.mkdtemp(prefix="iwr-test-state-")
 # A repository fetch a test did not mean to make goes to a closed loopback port, never to GitHub.
 os.environ["IWR_FORGE"] = "http://127.0.0.1:9"
+# So does a Hub download (data sets, weights), into a cache of the test run's own; a test that means
+# one serves the Hub's file API on loopback (tests/fake_hub.py).
+os.environ["HF_ENDPOINT"] = "http://127.0.0.1:9"
+os.environ["HF_HOME"] = tempfile.mkdtemp(prefix="iwr-test-hf-")
+os.environ.pop("HF_HUB_CACHE", None)
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "tasks" / "suite"
@@ -26,7 +31,7 @@ def records_conform_to_their_schemas(request):
     yield
     if root is None:
         return
-    from evals.records.schemas import problems
+    from iwr.evals.records.schemas import problems
 
     bad = []
     for kind, name in (("result", "result.json"), ("summary", "summary.json")):
@@ -123,7 +128,7 @@ _REAL_DESELECTED = pytest.StashKey[int]()
 
 def _real_apps_at_hand() -> bool:
     """The fetch mirror is here, or every app of tasks/real is already materialised."""
-    from evals.quality.real_corpus import MIRROR
+    from iwr.evals.quality.real_corpus import MIRROR
 
     return MIRROR.is_dir() or all((app / "site").is_dir() for app in (REAL / "apps").iterdir() if app.is_dir())
 
@@ -147,7 +152,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
     n = config.stash.get(_REAL_DESELECTED, 0)
     if n:
-        from evals.quality.real_corpus import MIRROR
+        from iwr.evals.quality.real_corpus import MIRROR
 
         terminalreporter.write_line(
             f"{n} real_apps test(s) deselected: tasks/real's app files are not materialised and there is no fetch "
@@ -159,7 +164,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
 def real_corpus() -> Path:
     """tasks/real with its app files materialised: from the fetch mirror when it is here (into the gitignored
     site/, LICENSE and assets/; files already right are left alone), else as already materialised."""
-    from evals.quality.real_corpus import MIRROR, CorpusError, materialise, real_tasks
+    from iwr.evals.quality.real_corpus import MIRROR, CorpusError, materialise, real_tasks
 
     try:
         if MIRROR.is_dir():

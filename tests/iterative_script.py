@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.models import ModelConfig
-from evals.records.results import TaskResult
-from evals.run.config import RunConfig
-from evals.run.runner import run
-from agents.coder import Budget
-from tasks.loader import load_suite
+from iwr.agents.models import ModelConfig
+from iwr.evals.records.results import TaskResult
+from iwr.evals.run.config import RunConfig
+from iwr.evals.run.runner import run
+from iwr.agents.coder import Budget
+from iwr.tasks.loader import load_suite
 
 SITE = Path(__file__).resolve().parent.parent / "tasks" / "sites" / "reviews"
 GOOD = (SITE / "index.html").read_text().replace("assets/poster.png", "assets/1.png")

@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 import shutil
 
-from evals.run.config import RunConfig
-from evals.run.runner import run
-from tasks.loader import load_suite
+from iwr.evals.run.config import RunConfig
+from iwr.evals.run.runner import run
+from iwr.tasks.loader import load_suite
 from tests.conftest import SUITE, one_task_suite
 
 
@@ -35,7 +35,7 @@ def test_a_missing_checkpoint_is_an_invalid_task_and_the_command_says_so(tmp_pat
 
     root = one_task_suite(tmp_path / "s")
     (root / "data" / "1" / "checkpoints" / "step_0.png").unlink()
-    out = subprocess.run([sys.executable, "-m", "evals.cli", "run", "--agent", "oracle", "--tasks", str(root),
+    out = subprocess.run([sys.executable, "-m", "iwr.evals.cli", "run", "--agent", "oracle", "--tasks", str(root),
                           "--runs-dir", str(tmp_path / "runs"), "--run-id", "r", "--json"], capture_output=True,
                          text=True, env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}, timeout=300)
     assert out.returncode == 1, out.stderr[-1500:]

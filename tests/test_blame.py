@@ -3,12 +3,12 @@ works, the crash is the page's fault (model_failure, counted); a harness that fa
 
 import pytest
 
-from agents.toolbox import Toolbox
-from evals.judging.artifact import judge_servers
-from evals.judging.blame import broke_down, control_page_works, judge_blaming
-from evals.records.results import TaskResult
-from graphs.judge import JudgeConfig
-from tasks.loader import load_suite
+from iwr.agents.toolbox import Toolbox
+from iwr.evals.judging.artifact import judge_servers
+from iwr.evals.judging.blame import broke_down, control_page_works, judge_blaming
+from iwr.evals.records.results import TaskResult
+from iwr.graphs.judge import JudgeConfig
+from iwr.tasks.loader import load_suite
 
 pytestmark = pytest.mark.slow
 

@@ -5,8 +5,8 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from mcp_servers.browser.launch import is_loopback_url
-from mcp_servers.browser.server import build_server
+from iwr.mcp_servers.browser.launch import is_loopback_url
+from iwr.mcp_servers.browser.server import build_server
 
 pytestmark = pytest.mark.slow
 HOSTILE = """<!doctype html><html><body><h1>Outside</h1>
@@ -67,7 +67,7 @@ async def test_outside_requests_are_blocked_and_reported(tmp_path):
 
 async def test_stdio_session_with_a_real_client(suite_dir):
     site = suite_dir.parent / "sites" / "reviews"
-    params = StdioServerParameters(command=sys.executable, args=["-m", "mcp_servers", "browser"])
+    params = StdioServerParameters(command=sys.executable, args=["-m", "iwr.mcp_servers", "browser"])
     async with Client(params) as c:
         sid = (await c.call_tool("open", {"target": str(site)})).structured_content["session"]
         r = await c.call_tool("click", {"session": sid, "selector": "#submit"})

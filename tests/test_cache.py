@@ -5,11 +5,11 @@ import shutil
 
 import pytest
 
-from agents.toolbox import Toolbox
-from evals.judging.cache import JUDGE_CODE, ROOT, Cache, cache_of, judgement_key, tree_digest, versions, with_cache
-from evals.judging.artifact import judge_artifact, judge_servers
-from graphs.judge import JudgeConfig
-from tasks.loader import load_suite
+from iwr.agents.toolbox import Toolbox
+from iwr.evals.judging.cache import JUDGE_CODE, ROOT, Cache, cache_of, judgement_key, tree_digest, versions, with_cache
+from iwr.evals.judging.artifact import judge_artifact, judge_servers
+from iwr.graphs.judge import JudgeConfig
+from iwr.tasks.loader import load_suite
 
 
 def test_values_and_files_round_trip(tmp_path):
@@ -43,10 +43,10 @@ def test_keys_follow_content_config_and_versions(tmp_path):
 def test_the_code_fingerprint_covers_every_part_the_judge_runs():
     missing = [part for part in JUDGE_CODE if not (ROOT / part).exists()]
     assert missing == []  # a moved module would otherwise drop out of the key unnoticed
-    import evals.judging.artifact
-    import graphs.judge
+    import iwr.evals.judging.artifact
+    import iwr.graphs.judge
 
-    for module in (graphs.judge, evals.judging.artifact):
+    for module in (iwr.graphs.judge, iwr.evals.judging.artifact):
         rel = pathlib.Path(module.__file__).resolve().relative_to(ROOT).as_posix()
         assert any(rel == part or rel.startswith(part + "/") for part in JUDGE_CODE), rel
 

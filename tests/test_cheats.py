@@ -7,14 +7,14 @@ import json
 
 import pytest
 
-from evals.quality.cheats.cases import CASES, select
-from evals.quality.cheats.corpus import run_cheats
-from evals.quality.cheats.hidden import hidden_of
-from evals.quality.cheats.pictures_cases import target_name, targets_of
-from evals.quality.cheats.pictures_pages import HIDINGS, PICTURES, Box, Recording, Text, page
-from evals.workspace.prepare import prepare
-from tasks.defaults import BUNDLED_SUITE
-from tasks.loader import load_suite
+from iwr.evals.quality.cheats.cases import CASES, select
+from iwr.evals.quality.cheats.corpus import run_cheats
+from iwr.evals.quality.cheats.hidden import hidden_of
+from iwr.evals.quality.cheats.pictures_cases import target_name, targets_of
+from iwr.evals.quality.cheats.pictures_pages import HIDINGS, PICTURES, Box, Recording, Text, page
+from iwr.evals.workspace.prepare import prepare
+from iwr.tasks.defaults import BUNDLED_SUITE
+from iwr.tasks.loader import load_suite
 
 KINDS = {"reading", "steering", "tampering", "leaving", "mean", "pictures", "hiding"}
 # The quick case of each kind: the hang, the replant rounds and the browser's long list of reads are
@@ -57,8 +57,8 @@ def test_hidden_material_is_told_apart_from_what_the_workspace_shows(tmp_path):
 def test_iwr_judge_takes_hints_on_or_off(tmp_path):
     from typer.testing import CliRunner
 
-    from evals.cli.app import app
-    from evals.cli.judging import judge_config
+    from iwr.evals.cli.app import app
+    from iwr.evals.cli.judging import judge_config
 
     done = CliRunner().invoke(app, ["judge", str(tmp_path), "--hints", "maybe"])
     assert done.exit_code == 2 and "--hints is on or off, not 'maybe'" in done.output

@@ -7,13 +7,13 @@ import shutil
 import pytest
 from PIL import Image
 
-from agents.toolbox import Toolbox
-from evals.judging.artifact import judge_artifact, judge_servers
-from evals.records.results import mean_scores
-from graphs.judge import JudgeConfig
-from tasks.checkpoints import checkpoint_plan, judged_steps
-from tasks.loader import load_suite
-from tasks.validate import validate_suite
+from iwr.agents.toolbox import Toolbox
+from iwr.evals.judging.artifact import judge_artifact, judge_servers
+from iwr.evals.records.results import mean_scores
+from iwr.graphs.judge import JudgeConfig
+from iwr.tasks.checkpoints import checkpoint_plan, judged_steps
+from iwr.tasks.loader import load_suite
+from iwr.tasks.validate import validate_suite
 
 
 def folder_with(tmp_path, steps: list[int]):

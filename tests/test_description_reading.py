@@ -1,9 +1,9 @@
 """Reading descriptions and assertions without a page: what the offline judge takes from the words."""
 from __future__ import annotations
 
-from graphs.description import clears_first, parse
-from graphs.grounding import key_for, match_description
-from graphs.sentences import compile_sentence
+from iwr.graphs.description import clears_first, parse
+from iwr.graphs.grounding import key_for, match_description
+from iwr.graphs.sentences import compile_sentence
 
 
 def el(ref: int, name: str, role: str = "button", tag: str = "button", bbox=(0, 0, 40, 20), **kw) -> dict:
@@ -83,7 +83,7 @@ def _item(t: str, i: int, s: str = "rgb(0, 0, 0)|rgb(255, 255, 255)|400|rgb(0, 0
 def test_counts_names_readings_and_colours_without_quotes():
     """Official sentences often quote nothing: a count in words, a list of names, an exact reading and a
     named colour are each decided, and each fails on the page where it is false."""
-    from graphs.assertions import sentence_verdict
+    from iwr.graphs.assertions import sentence_verdict
 
     cans = "Only three cans are left: Tomato soup, Pea soup and Chicken noodle"
     assert kinds_of(cans) == [("only", ("Tomato soup", "Pea soup", "Chicken noodle")),
@@ -133,7 +133,7 @@ def test_a_named_kind_is_a_constraint_and_a_label_resolves_to_its_control():
 def test_names_written_without_quotes_are_read_as_names():
     """'Tap Pack lunch', 'Tick the Musician checkbox': a capitalised name past the first word is a quoted
     name; a single letter (a player, a key) and a description that quotes already are left alone."""
-    from graphs.description import quote_bare_names
+    from iwr.graphs.description import quote_bare_names
 
     assert quote_bare_names("Tap Pack lunch a second time") == "Tap 'Pack lunch' a second time"
     assert quote_bare_names("Tick the Musician checkbox") == "Tick the 'Musician' checkbox"
@@ -148,7 +148,7 @@ def test_names_written_without_quotes_are_read_as_names():
 def test_what_is_left_and_what_is_gone():
     """'Milk is removed, leaving Eggs and Apples': what is left must still show; 'no cans are shown': no list
     holds items any more (or the lists shrank)."""
-    from graphs.assertions import sentence_verdict
+    from iwr.graphs.assertions import sentence_verdict
 
     assert kinds_of("Milk is removed, leaving Eggs and Apples") == [("shown", ("Eggs",)), ("shown", ("Apples",))]
     three = _view(_item("Eggs", 0), _item("Milk", 1), _item("Apples", 2))

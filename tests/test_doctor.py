@@ -6,7 +6,7 @@ import json
 
 from typer.testing import CliRunner
 
-from evals.cli.app import app
+from iwr.evals.cli.app import app
 
 
 def _run(*args: str, **env: str) -> tuple[int, list[dict]]:

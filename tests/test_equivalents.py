@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from evals.quality.equivalents import make_equivalent, translate_selector
-from mcp_servers.browser import actions
-from mcp_servers.browser.hub import BrowserHub, Session
-from tasks import defaults
-from tasks.script import ScriptAction, load_script
+from iwr.evals.quality.equivalents import make_equivalent, translate_selector
+from iwr.mcp_servers.browser import actions
+from iwr.mcp_servers.browser.hub import BrowserHub, Session
+from iwr.tasks import defaults
+from iwr.tasks.script import ScriptAction, load_script
 
 SITES = Path(__file__).resolve().parent.parent / "tasks" / "sites"
 SCRIPTED = sorted(p.name for p in SITES.iterdir() if p.is_dir() and any((p / "tasks").glob("*.yaml")))

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from agents.models import ModelConfig
-from evals.judging.explore import explore_probe, explore_python, exploration_goal
-from tasks.loader import load_suite
+from iwr.agents.models import ModelConfig
+from iwr.evals.judging.explore import explore_probe, explore_python, exploration_goal
+from iwr.tasks.loader import load_suite
 
 FINDINGS = [{"feature": "Post review without filling the form", "works": True,
              "evidence": "An error asks for a title and a rating"},

@@ -9,12 +9,12 @@ import pytest
 from PIL import Image
 from skimage.metrics import structural_similarity
 
-from mcp_servers.metrics import tesseract_lib
-from mcp_servers.metrics.compare import MetricModels, compare
-from mcp_servers.metrics.ocr import normalize_text, ocr_text, tesseract_words
-from mcp_servers.metrics.ssim import fast_ssim, gray_array
-from mcp_servers.metrics.store import ImageStore
-from tasks.defaults import BUNDLED_SUITE
+from iwr.mcp_servers.metrics import tesseract_lib
+from iwr.mcp_servers.metrics.compare import MetricModels, compare
+from iwr.mcp_servers.metrics.ocr import normalize_text, ocr_text, tesseract_words
+from iwr.mcp_servers.metrics.ssim import fast_ssim, gray_array
+from iwr.mcp_servers.metrics.store import ImageStore
+from iwr.tasks.defaults import BUNDLED_SUITE
 
 CHECKPOINTS = sorted((BUNDLED_SUITE / "data").glob("*/checkpoints/step_*.png"))
 METRICS = ["ocr", "feature", "structural", "ssim", "color", "layout"]
@@ -81,8 +81,8 @@ def test_a_damaged_store_entry_is_recomputed(tmp_path) -> None:
 def test_metric_drift_rescored_a_judgement_with_the_metrics_as_first_written() -> None:
     from types import SimpleNamespace
 
-    from evals.judging.scoring import hvs, lvs
-    from evals.quality.metric_drift import metric_drift
+    from iwr.evals.judging.scoring import hvs, lvs
+    from iwr.evals.quality.metric_drift import metric_drift
 
     fast = MetricModels()
     names, pairs = ["feature", "ocr", "structural"], [(CHECKPOINTS[0], CHECKPOINTS[1]), (CHECKPOINTS[2], CHECKPOINTS[3])]

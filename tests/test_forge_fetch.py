@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from evals.quality.forge import ForgeError, fetch_commit
-from evals.quality.real_corpus import CorpusError, materialise, real_tasks
+from iwr.evals.quality.forge import ForgeError, fetch_commit
+from iwr.evals.quality.real_corpus import CorpusError, materialise, real_tasks
 
 
 def _git(*args: str, cwd: Path) -> str:

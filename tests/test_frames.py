@@ -3,8 +3,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from tasks.frames import frame_times, sample_frames, video_duration
-from tasks.video import FrameTrack
+from iwr.tasks.frames import frame_times, sample_frames, video_duration
+from iwr.tasks.video import FrameTrack
 
 
 def _video(path: Path, seconds: float, fps: int = 10) -> Path:

@@ -1,5 +1,5 @@
 """Offline grounding from descriptions: quotes, element kinds, ordinals, Type text, Press keys."""
-from graphs.grounding import key_for, match_description, plans_for, quoted, type_text_of
+from iwr.graphs.grounding import key_for, match_description, plans_for, quoted, type_text_of
 
 
 def el(ref, role, name, text="", tag="button", **kw):
@@ -58,7 +58,7 @@ def test_press_key_from_parameter_or_description():
 
 
 def test_ordinals_need_a_definite_article_and_symbols_are_names():
-    from graphs.grounding import names_agree
+    from iwr.graphs.grounding import names_agree
 
     passengers = [el(0, "button", "Fewer passengers \u2212"), el(1, "button", "More passengers +"),
                   el(2, "textbox", "Passengers", tag="input")]

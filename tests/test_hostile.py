@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from mcp import Client
 
-from evals.quality.hostile_corpus import CORPUS, build_corpus
-from evals.quality.selftest import run_hostile
-from mcp_servers.browser.procs import descendants
+from iwr.evals.quality.hostile_corpus import CORPUS, build_corpus
+from iwr.evals.quality.selftest import run_hostile
+from iwr.mcp_servers.browser.procs import descendants
 
 pytestmark = pytest.mark.slow
 
@@ -78,9 +78,9 @@ async def _kill_chromium_when(shot: Path, killed: list) -> None:
 
 @pytest.mark.parametrize("kills", [1, 2])
 def test_a_killed_browser_is_retried_once_and_the_run_goes_on(tmp_path, kills):
-    from evals.run.config import RunConfig
-    from evals.run.runner import run
-    from tasks.loader import load_suite
+    from iwr.evals.run.config import RunConfig
+    from iwr.evals.run.runner import run
+    from iwr.tasks.loader import load_suite
     from tests.conftest import SUITE
 
     cfg = RunConfig(run_id="crash", agent="oracle", suite=load_suite(SUITE), runs_dir=tmp_path, task_ids=["1", "105"],
@@ -115,9 +115,9 @@ async def test_workspace_and_assets_tools_refuse_escapes(tmp_path, suite_dir):
     tools themselves, and an asset that is a symlink out of its folder."""
     import shutil
 
-    from mcp_servers.assets.server import build_server as assets_server
-    from mcp_servers.workspace.core import MAX_WRITE_BYTES
-    from mcp_servers.workspace.server import build_server as workspace_server
+    from iwr.mcp_servers.assets.server import build_server as assets_server
+    from iwr.mcp_servers.workspace.core import MAX_WRITE_BYTES
+    from iwr.mcp_servers.workspace.server import build_server as workspace_server
     from tests.conftest import one_task_suite
 
     outside = tmp_path / "outside.txt"

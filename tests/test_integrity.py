@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from mcp import Client
 
-from mcp_servers.browser import actions
-from mcp_servers.browser.hub import BrowserHub, SessionError
-from mcp_servers.browser.server import build_server as browser_server
-from mcp_servers.browser.static_site import StaticSite
-from tasks.loader import load_suite
-from tasks.marker import MARKER, read_marker, write_marker
+from iwr.mcp_servers.browser import actions
+from iwr.mcp_servers.browser.hub import BrowserHub, SessionError
+from iwr.mcp_servers.browser.server import build_server as browser_server
+from iwr.mcp_servers.browser.static_site import StaticSite
+from iwr.tasks.loader import load_suite
+from iwr.tasks.marker import MARKER, read_marker, write_marker
 
 pytestmark = pytest.mark.slow
 

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from agents.coder import Budget
-from graphs.iterative import best_draft, budget_left
+from iwr.agents.coder import Budget
+from iwr.graphs.iterative import best_draft, budget_left
 from tests.iterative_script import BROKEN, GOOD, RUN_ID
 
 pytestmark = pytest.mark.slow
@@ -51,7 +51,7 @@ def test_budget_and_best_draft_rules():
 
 
 def test_replay_feedback_levels_name_actions_in_their_own_words_only():
-    from graphs.iterative import replay_feedback
+    from iwr.graphs.iterative import replay_feedback
 
     j = {"successful_actions": 1, "total_actions": 2, "actions": [
         {"index": 1, "type": "Click", "description": "Click 'Add'", "status": "passed", "error": None},

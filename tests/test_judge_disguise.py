@@ -25,11 +25,11 @@ import urllib.request
 import pytest
 from playwright.async_api import async_playwright
 
-from mcp_servers.browser import actions
-from mcp_servers.browser.hub import BrowserHub
-from mcp_servers.browser.launch import CHROMIUM_ARGS, chromium_path
-from mcp_servers.browser.static_site import StaticSite
-from tasks import defaults
+from iwr.mcp_servers.browser import actions
+from iwr.mcp_servers.browser.hub import BrowserHub
+from iwr.mcp_servers.browser.launch import CHROMIUM_ARGS, chromium_path
+from iwr.mcp_servers.browser.static_site import StaticSite
+from iwr.tasks import defaults
 
 pytestmark = pytest.mark.slow
 

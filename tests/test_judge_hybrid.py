@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from agents.models import ModelConfig
-from agents.toolbox import Toolbox
-from evals.judging.artifact import judge_artifact, judge_servers
-from graphs.judge import JudgeConfig
-from tasks.loader import load_suite
+from iwr.agents.models import ModelConfig
+from iwr.agents.toolbox import Toolbox
+from iwr.evals.judging.artifact import judge_artifact, judge_servers
+from iwr.graphs.judge import JudgeConfig
+from iwr.tasks.loader import load_suite
 from tests.conftest import one_task_suite
 from tests.test_judge_paper import SUBMIT, full_pass, variant
 
@@ -86,7 +86,7 @@ async def test_text_instructing_the_judge_changes_no_verdict(suite, tmp_path):
     replies = full_pass()
     replies[1] = {"expect": "first image is the page before", "content": json.dumps({"answer": "No"})}
     script.write_text(json.dumps(replies[:2] + [replies[-1], replies[-1]]))
-    from agents.models import request_text, scripted
+    from iwr.agents.models import request_text, scripted
     paper = JudgeConfig.for_profile("paper", ModelConfig(model=f"scripted:{script}"), lvs_metrics=["ocr"], probes=False)
     r = await judge_page(suite, tmp_path, injected, paper)
     assert r.judge["successful_actions"] == 0 and r.judge["actions"][0]["assertion"]["passed"] is False

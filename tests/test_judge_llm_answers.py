@@ -1,7 +1,7 @@
 """Reading the judge model's answers and fencing the page's text: pure functions, no browser."""
 from __future__ import annotations
 
-from graphs.judge_llm import element_lines, json_answer, untrusted
+from iwr.graphs.judge_llm import element_lines, json_answer, untrusted
 
 
 def test_json_answer_finds_the_object_in_prose_and_fences():

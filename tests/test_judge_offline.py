@@ -4,12 +4,12 @@ import json
 
 import pytest
 
-from agents.toolbox import Toolbox
-from evals.quality.calibrate import calibrate, detected
-from evals.quality.mutants import KINDS, make_mutants, _inject
-from evals.judging.artifact import judge_artifact, judge_servers
-from graphs.judge import JudgeConfig
-from tasks.loader import load_suite
+from iwr.agents.toolbox import Toolbox
+from iwr.evals.quality.calibrate import calibrate, detected
+from iwr.evals.quality.mutants import KINDS, make_mutants, _inject
+from iwr.evals.judging.artifact import judge_artifact, judge_servers
+from iwr.graphs.judge import JudgeConfig
+from iwr.tasks.loader import load_suite
 
 pytestmark = pytest.mark.slow
 
@@ -67,7 +67,7 @@ async def test_text_that_instructs_the_judge_changes_nothing(task, tmp_path):
 
 
 def test_detection_rules_use_the_right_subscore():
-    from evals.records.results import TaskResult
+    from iwr.evals.records.results import TaskResult
 
     ref = TaskResult(task_id="1", status="scored", agent="r", ifs=1.0, vfs=0.9, final=0.97)
     vis = TaskResult(task_id="1", status="scored", agent="m", ifs=1.0, vfs=0.7, final=0.91)

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from agents.models import ModelConfig, request_text, scripted
-from agents.toolbox import Toolbox
-from evals.judging.artifact import judge_artifact, judge_servers
-from graphs.judge import JudgeConfig
-from tasks.loader import load_suite
+from iwr.agents.models import ModelConfig, request_text, scripted
+from iwr.agents.toolbox import Toolbox
+from iwr.evals.judging.artifact import judge_artifact, judge_servers
+from iwr.graphs.judge import JudgeConfig
+from iwr.tasks.loader import load_suite
 from tests.conftest import one_task_suite
 
 RUBRIC = {"layout": 9, "elements": 14, "content": 38, "style": 13, "overall": 18}  # 92 / 100

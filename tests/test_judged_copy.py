@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from evals.judging import judged_copy as jc
-from evals.judging.cache import judgement_key, tree_digest
-from evals.judging.judged_copy import RefusedArtifact, judged_copy
-from evals.workspace.prepare import prepare
-from graphs.judge import JudgeConfig
-from tasks.loader import load_suite
-from tasks.marker import MARKER
+from iwr.evals.judging import judged_copy as jc
+from iwr.evals.judging.cache import judgement_key, tree_digest
+from iwr.evals.judging.judged_copy import RefusedArtifact, judged_copy
+from iwr.evals.workspace.prepare import prepare
+from iwr.graphs.judge import JudgeConfig
+from iwr.tasks.loader import load_suite
+from iwr.tasks.marker import MARKER
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "tasks" / "suite"
@@ -163,7 +163,7 @@ def test_iwr_judge_refuses_a_workspace_whose_page_links_to_the_reference(tmp_pat
     elsewhere.mkdir()
     prepare(load_suite(SUITE).get("1"), ws)
     (ws / "index.html").symlink_to(reference_page())
-    p = subprocess.run([sys.executable, "-m", "evals.cli", "judge", str(ws), "--json"], cwd=elsewhere,
+    p = subprocess.run([sys.executable, "-m", "iwr.evals.cli", "judge", str(ws), "--json"], cwd=elsewhere,
                        capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr[-2000:]
     got = json.loads(p.stdout.strip().splitlines()[-1])
@@ -175,7 +175,7 @@ def test_iwr_judge_refuses_a_workspace_whose_page_links_to_the_reference(tmp_pat
 def test_iwr_run_refuses_what_a_sandboxed_agent_linked_outside(tmp_path):
     runs = tmp_path / "runs"
     command = f"cmd:ln -s {reference_page()} index.html"
-    p = subprocess.run([sys.executable, "-m", "evals.cli", "run", "--agent", command, "--task", "1",
+    p = subprocess.run([sys.executable, "-m", "iwr.evals.cli", "run", "--agent", command, "--task", "1",
                         "--seconds", "60", "--runs-dir", str(runs), "--run-id", "x", "--no-cache", "--json"],
                        capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert p.returncode == 0, p.stderr[-3000:]

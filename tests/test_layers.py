@@ -12,8 +12,13 @@ MAX_LINES = 400
 
 
 def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    """The name a layer's file is imported by: the build ships each top-level folder as `iwr.<folder>`."""
+    parts = ["iwr", *path.relative_to(ROOT).with_suffix("").parts]
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def layer(module: str) -> str:
+    return module.split(".")[1]
 
 
 def imports_of(path: Path, here: str | None = None) -> set[str]:
@@ -78,7 +83,7 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
 def upward(edges: dict[str, set[str]]) -> list[str]:
     rank = {name: i for i, name in enumerate(LAYERS)}
     return [f"{a} -> {b}" for a, targets in sorted(edges.items()) for b in sorted(targets)
-            if rank[b.split(".")[0]] > rank[a.split(".")[0]]]
+            if rank[layer(b)] > rank[layer(a)]]
 
 
 def test_layers_point_down():
@@ -90,13 +95,15 @@ def test_no_import_cycles():
 
 
 def test_the_checks_catch_what_they_look_for(tmp_path):
-    edges = {"tasks.a": {"evals.b"}, "evals.b": {"evals.c"}, "evals.c": {"evals.b"}}
-    assert upward(edges) == ["tasks.a -> evals.b"]
-    assert cycles(edges) == [["evals.b", "evals.c"]]
+    edges = {"iwr.tasks.a": {"iwr.evals.b"}, "iwr.evals.b": {"iwr.evals.c"}, "iwr.evals.c": {"iwr.evals.b"}}
+    assert upward(edges) == ["iwr.tasks.a -> iwr.evals.b"]
+    assert cycles(edges) == [["iwr.evals.b", "iwr.evals.c"]]
     f = tmp_path / "m.py"
     f.write_text("def f():\n    from torch import nn\n    import playwright.async_api\nfrom ..run import attempt\n")
-    assert imports_of(f, "evals.quality.m") == {"torch", "torch.nn", "playwright.async_api", "evals.run",
-                                                 "evals.run.attempt"}
+    assert imports_of(f, "iwr.evals.quality.m") == {"torch", "torch.nn", "playwright.async_api", "iwr.evals.run",
+                                                     "iwr.evals.run.attempt"}
+    assert module_name(ROOT / "graphs" / "judge.py") == "iwr.graphs.judge"
+    assert module_name(ROOT / "evals" / "cli" / "__init__.py") == "iwr.evals.cli"
 
 
 def test_coders_and_graphs_load_no_browser_or_model_library():

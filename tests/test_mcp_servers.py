@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from mcp import Client
 
-from mcp_servers.assets.server import build_server as assets_server
-from mcp_servers.bench.server import build_server as bench_server
-from mcp_servers.metrics.server import build_server as metrics_server
-from mcp_servers.workspace.core import Workspace, WorkspaceError
-from mcp_servers.workspace.server import build_server as workspace_server
+from iwr.mcp_servers.assets.server import build_server as assets_server
+from iwr.mcp_servers.bench.server import build_server as bench_server
+from iwr.mcp_servers.metrics.server import build_server as metrics_server
+from iwr.mcp_servers.workspace.core import Workspace, WorkspaceError
+from iwr.mcp_servers.workspace.server import build_server as workspace_server
 
 
 def text_of(result) -> str:
@@ -129,7 +129,7 @@ async def test_ocr_reads_a_part_of_an_image_when_given_a_box(tmp_path):
 
 
 async def test_metrics_models_that_fail_to_load_fail_each_request_not_the_server(suite_dir, monkeypatch):
-    from mcp_servers.metrics.compare import MetricModels, MetricUnavailable
+    from iwr.mcp_servers.metrics.compare import MetricModels, MetricUnavailable
 
     def broken(self):
         raise MetricUnavailable("feature weights unreadable (test)")
@@ -146,7 +146,7 @@ async def test_metrics_models_that_fail_to_load_fail_each_request_not_the_server
 async def test_a_request_cancelled_while_the_models_load_leaves_the_server_working(suite_dir, monkeypatch):
     import anyio
 
-    from mcp_servers.metrics.compare import MetricModels
+    from iwr.mcp_servers.metrics.compare import MetricModels
 
     loaded = MetricModels.feature_model
 
@@ -184,7 +184,7 @@ async def test_bench_server_take_submit_evaluate(suite_dir, tmp_path):
 
 @pytest.mark.slow
 async def test_bench_feedback_levels_never_reveal_expected_texts(suite_dir, tmp_path):
-    from mcp_servers.bench.server import feedback_of
+    from iwr.mcp_servers.bench.server import feedback_of
 
     judged = {"task_id": "1", "status": "scored", "ifs": 0.5, "vfs": 0.2, "final": 0.41, "checkpoints": [{"x": 1}],
               "actions": [{"index": 1, "type": "Click", "description": "Click 'Go'", "status": "failed",

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.slow
 ])
 async def test_stdio_server_lists_and_calls(name, tool, args, tmp_path):
     extra = ["--root", str(tmp_path)] if name in ("workspace", "bench") else []
-    params = StdioServerParameters(command=sys.executable, args=["-m", "mcp_servers", name, *extra])
+    params = StdioServerParameters(command=sys.executable, args=["-m", "iwr.mcp_servers", name, *extra])
     async with Client(params) as c:
         tools = [t.name for t in (await c.list_tools()).tools]
         assert tool in tools and len(tools) >= 3
@@ -30,7 +30,7 @@ async def test_stdio_server_lists_and_calls(name, tool, args, tmp_path):
 async def test_metrics_over_stdio_while_the_model_loads_keeps_stdout_clean(suite_dir):
     # The deep model loads in the lifespan; any print on stdout would corrupt the first responses.
     cp = next((suite_dir / "data").glob("*/checkpoints/step_0.png"))
-    params = StdioServerParameters(command=sys.executable, args=["-m", "mcp_servers", "metrics", "--allow", str(suite_dir)])
+    params = StdioServerParameters(command=sys.executable, args=["-m", "iwr.mcp_servers", "metrics", "--allow", str(suite_dir)])
     async with Client(params) as c:
         r = await c.call_tool("compare", {"reference": str(cp), "candidate": str(cp), "metrics": ["feature", "ocr"]})
         assert not r.is_error and '"feature"' in r.content[0].text
@@ -44,7 +44,7 @@ def _free_port() -> int:
 
 async def test_streamable_http_on_loopback(tmp_path):
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "mcp_servers", "workspace", "--root", str(tmp_path), "--http", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "iwr.mcp_servers", "workspace", "--root", str(tmp_path), "--http", str(port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):

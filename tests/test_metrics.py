@@ -10,13 +10,13 @@ import pytest
 import torch
 from PIL import Image, ImageDraw, ImageFont
 
-from mcp_servers.metrics import compare as compare_mod
-from mcp_servers.metrics.compare import METRICS, MetricModels, MetricUnavailable, MetricValue, compare
-from mcp_servers.metrics.features import FeatureModel, weights_path
-from mcp_servers.metrics.images import load_rgb, to_common_size
-from mcp_servers.metrics.ocr import _upscale_factor, ocr_similarity, ocr_text, text_similarity
-from mcp_servers.metrics.ssim import ssim_score
-from mcp_servers.metrics.structure import color_similarity, layout_similarity, structural_score
+from iwr.mcp_servers.metrics import compare as compare_mod
+from iwr.mcp_servers.metrics.compare import METRICS, MetricModels, MetricUnavailable, MetricValue, compare
+from iwr.mcp_servers.metrics.features import FeatureModel, weights_path
+from iwr.mcp_servers.metrics.images import load_rgb, to_common_size
+from iwr.mcp_servers.metrics.ocr import _upscale_factor, ocr_similarity, ocr_text, text_similarity
+from iwr.mcp_servers.metrics.ssim import ssim_score
+from iwr.mcp_servers.metrics.structure import color_similarity, layout_similarity, structural_score
 
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 PARAS = (
@@ -145,7 +145,7 @@ def test_rapidocr_missing_gives_the_install_hint(ref: Image.Image, monkeypatch) 
     import sys
 
     monkeypatch.setitem(sys.modules, "rapidocr_onnxruntime", None)  # as if it were not installed
-    import mcp_servers.metrics.ocr as ocr_mod
+    import iwr.mcp_servers.metrics.ocr as ocr_mod
 
     ocr_mod._rapidocr_engine.cache_clear()
     with pytest.raises(MetricUnavailable, match="pip install --no-deps rapidocr-onnxruntime onnxruntime"):
@@ -336,7 +336,7 @@ def test_a_checkpoint_without_readable_words_gives_ocr_no_say(models: MetricMode
     them apart. It has no say there (None), never 1.0 to the blank page; the other metrics decide."""
     from PIL import ImageDraw
 
-    from evals.judging.scoring import hvs, lvs, vfs
+    from iwr.evals.judging.scoring import hvs, lvs, vfs
 
     dark = Image.new("RGB", (320, 240), (24, 28, 40))
     draw = ImageDraw.Draw(dark)
@@ -359,7 +359,7 @@ def test_tesseract_thread_limit_stays_while_any_call_is_in_flight():
     finish must not remove it under another call still starting Tesseract (a KeyError in Popen)."""
     import os
 
-    from mcp_servers.metrics.ocr import _single_threaded_tesseract
+    from iwr.mcp_servers.metrics.ocr import _single_threaded_tesseract
 
     os.environ.pop("OMP_THREAD_LIMIT", None)
     first, second = _single_threaded_tesseract(), _single_threaded_tesseract()

@@ -10,10 +10,10 @@ import pytest
 import torch
 from PIL import Image, ImageDraw
 
-import mcp_servers.metrics.ocr as ocr_mod
-from mcp_servers.metrics.compare import MetricModels, MetricUnavailable, compare
-from mcp_servers.metrics.lpips_local import LinHeads, LpipsModel, alexnet_features, tap_distance, unit_normalise
-from mcp_servers.metrics.ocr import ocr_text
+import iwr.mcp_servers.metrics.ocr as ocr_mod
+from iwr.mcp_servers.metrics.compare import MetricModels, MetricUnavailable, compare
+from iwr.mcp_servers.metrics.lpips_local import LinHeads, LpipsModel, alexnet_features, tap_distance, unit_normalise
+from iwr.mcp_servers.metrics.ocr import ocr_text
 
 
 def _page(lines: tuple[str, ...], *, header: tuple[int, int, int] = (40, 70, 160), dark: bool = False) -> Image.Image:

@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from agents.models import ModelConfig
-from agents.toolbox import Toolbox
-from graphs.iterative_coder import iterative
-from evals.judging.artifact import judge_servers
-from evals.run.attempt import run_task
-from evals.run.config import RunConfig
-from agents.coder import Budget
-from graphs.single_shot import single_shot
-from tasks.loader import load_suite
+from iwr.agents.models import ModelConfig
+from iwr.agents.toolbox import Toolbox
+from iwr.graphs.iterative_coder import iterative
+from iwr.evals.judging.artifact import judge_servers
+from iwr.evals.run.attempt import run_task
+from iwr.evals.run.config import RunConfig
+from iwr.agents.coder import Budget
+from iwr.graphs.single_shot import single_shot
+from iwr.tasks.loader import load_suite
 
 pytestmark = pytest.mark.slow
 RETRIES = 2

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tasks.frames import sample_frames, video_duration
-from tasks.loader import load_suite
-from tasks.validate import validate_suite
+from iwr.tasks.frames import sample_frames, video_duration
+from iwr.tasks.loader import load_suite
+from iwr.tasks.validate import validate_suite
 
 pytestmark = pytest.mark.slow
 
@@ -51,7 +51,7 @@ def test_official_layout_loads_validates_and_runs_blank(suite_dir, tmp_path):
     assert {t.checkpoints().convention for t in suite.tasks} == {"position"}
     assert validate_suite(data) == []
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
-    out = subprocess.run([sys.executable, "-m", "evals.cli", "run", "--agent", "blank", "--tasks", str(data),
+    out = subprocess.run([sys.executable, "-m", "iwr.evals.cli", "run", "--agent", "blank", "--tasks", str(data),
                           "--run-id", "official-blank", "--runs-dir", str(tmp_path / "runs"), "--json"],
                          capture_output=True, text=True, env=env, timeout=600, cwd=tmp_path)
     assert out.returncode == 0, out.stderr[-2000:]
@@ -62,7 +62,7 @@ def test_official_layout_loads_validates_and_runs_blank(suite_dir, tmp_path):
     shots = first["judge"]["checkpoints"]
     assert [c["step"] for c in shots] == [0] and shots[0]["raw"]["structural"] > 0.1  # scored, raw value kept
     assert shots[0]["reference"].endswith("step_0.png")
-    oracle = subprocess.run([sys.executable, "-m", "evals.cli", "run", "--agent", "oracle", "--tasks", str(data),
+    oracle = subprocess.run([sys.executable, "-m", "iwr.evals.cli", "run", "--agent", "oracle", "--tasks", str(data),
                              "--run-id", "official-oracle", "--runs-dir", str(tmp_path / "runs"), "--json"],
                             capture_output=True, text=True, env=env, timeout=600, cwd=tmp_path)
     assert {t["status"] for t in json.loads(oracle.stdout)["tasks"]} == {"skipped"}

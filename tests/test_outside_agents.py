@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from evals.workspace.agent_presets import PRESETS, codex_config, fast_agent_config, gemini_config
-from evals.workspace.agent_usage import usage_from_output
-from evals.workspace.command_coder import fill
+from iwr.evals.workspace.agent_presets import PRESETS, codex_config, fast_agent_config, gemini_config
+from iwr.evals.workspace.agent_usage import usage_from_output
+from iwr.evals.workspace.command_coder import fill
 from tests.iterative_script import GOOD
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,7 +46,7 @@ def test_outcomes_of_a_good_page_a_timeout_a_crash_and_a_snoop(tmp_path):
                ROOT / ".git" / "HEAD", runs, runs / "out", runs / "out" / "1", state, Path("/root"), Path("/work")]
     template = (f"cmd:{sys.executable} {agent_bin / 'outside_agent.py'} {{task_id}} {agent_bin / 'page.html'} "
                 + " ".join(str(p) for p in secrets))
-    p = subprocess.run([sys.executable, "-m", "evals.cli", "run", "--agent", template, "--task", "1", "--task", "105",
+    p = subprocess.run([sys.executable, "-m", "iwr.evals.cli", "run", "--agent", template, "--task", "1", "--task", "105",
                         "--task", "107", "--task", "101", "--seconds", "40", "--expose", str(agent_bin),
                         "--runs-dir", str(runs), "--run-id", "out", "--no-cache", "--json"],
                        capture_output=True, text=True, timeout=900, cwd=tmp_path)
@@ -69,7 +69,7 @@ def test_outcomes_of_a_good_page_a_timeout_a_crash_and_a_snoop(tmp_path):
     snoop = json.loads((runs / "out" / "101" / "artifact" / "snoop.json").read_text())
     # A folder on the way to what the sandbox shows lists only that way (/work shows main, nothing else).
     shown = [runs / "out" / "101", Path(sys.prefix), Path(sys.base_prefix), agent_bin,
-             *(ROOT / n for n in ("agents", "graphs", "mcp_servers", "evals", "tasks"))]
+             *(ROOT / n for n in ("iwr", "agents", "graphs", "mcp_servers", "evals", "tasks"))]
     on_the_way = {(str(d), e) for d in map(Path, snoop) for e in (snoop[str(d)] or []) if isinstance(snoop[str(d)], list)
                   and any(t == d / e or d / e in t.parents for t in shown)}
     readable = {k: v for k, v in snoop.items()
@@ -77,7 +77,7 @@ def test_outcomes_of_a_good_page_a_timeout_a_crash_and_a_snoop(tmp_path):
     assert readable == {}, f"the agent read what it must not: {readable}"
     assert by_task["101"]["status"] == "scored" and by_task["101"]["ifs"] == 0.0 and by_task["101"]["final"] <= 0.05
 
-    rep = subprocess.run([sys.executable, "-m", "evals.cli", "report", "out", "--runs-dir", str(runs)],
+    rep = subprocess.run([sys.executable, "-m", "iwr.evals.cli", "report", "out", "--runs-dir", str(runs)],
                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert rep.returncode == 0, rep.stderr[-2000:]
     pages = {p.name: p.read_text() for p in Path(rep.stdout.strip()).parent.glob("tasks/*/*.html")}
@@ -88,7 +88,7 @@ def test_outcomes_of_a_good_page_a_timeout_a_crash_and_a_snoop(tmp_path):
 
 
 def test_an_agent_that_is_not_installed_is_the_harness_s_fault(tmp_path):
-    p = subprocess.run([sys.executable, "-m", "evals.cli", "run", "--agent", "cmd:no-such-agent-here {prompt}",
+    p = subprocess.run([sys.executable, "-m", "iwr.evals.cli", "run", "--agent", "cmd:no-such-agent-here {prompt}",
                         "--task", "1", "--runs-dir", str(tmp_path), "--run-id", "x", "--no-cache", "--json"],
                        capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert p.returncode == 1, p.stderr[-2000:]
@@ -102,11 +102,11 @@ def test_placeholders_are_quoted_and_other_braces_stay():
 
 
 def test_presets_configure_their_agents(tmp_path):
-    mcp = {"mcpServers": {"iwr-workspace": {"command": "/venv/bin/python", "args": ["-m", "mcp_servers", "workspace"]}}}
+    mcp = {"mcpServers": {"iwr-workspace": {"command": "/venv/bin/python", "args": ["-m", "iwr.mcp_servers", "workspace"]}}}
     env = codex_config(tmp_path / "ws", tmp_path / "home", mcp, "http://127.0.0.1:9/v1")
     toml = (tmp_path / "home" / ".codex" / "config.toml").read_text()
     assert env == {"CODEX_HOME": str(tmp_path / "home" / ".codex")}
-    assert '[mcp_servers.iwr-workspace]\ncommand = "/venv/bin/python"\nargs = ["-m", "mcp_servers", "workspace"]' in toml
+    assert '[mcp_servers.iwr-workspace]\ncommand = "/venv/bin/python"\nargs = ["-m", "iwr.mcp_servers", "workspace"]' in toml
     assert 'base_url = "http://127.0.0.1:9/v1"' in toml and 'wire_api = "responses"' in toml
     assert toml.index('model_provider = "iwr-local"') < toml.index("[")  # a top-level key, before any table
     env = gemini_config(tmp_path / "ws", tmp_path / "home", mcp, None)

@@ -6,12 +6,12 @@ import shutil
 
 import pytest
 
-from agents.toolbox import Toolbox
-from evals.judging.artifact import judge_servers
-from graphs.judge import JudgeConfig, judge
-from graphs.pictures import PICTURE_SHARE, asset_digests, share, sort_rasters
-from tasks.frames import sample_frames
-from tasks.loader import load_suite
+from iwr.agents.toolbox import Toolbox
+from iwr.evals.judging.artifact import judge_servers
+from iwr.graphs.judge import JudgeConfig, judge
+from iwr.graphs.pictures import PICTURE_SHARE, asset_digests, share, sort_rasters
+from iwr.tasks.frames import sample_frames
+from iwr.tasks.loader import load_suite
 
 
 def picture_share(seen, root, assets) -> float:

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageOps
 
-from evals.judging.artifact import judge_servers
-from agents.toolbox import Toolbox
-from graphs.judge import JudgeConfig, judge
-from graphs.pictures import asset_digests, asset_paths, bare_sheet, sort_rasters
-from mcp_servers.browser import actions
-from mcp_servers.browser.hub import BrowserHub
+from iwr.evals.judging.artifact import judge_servers
+from iwr.agents.toolbox import Toolbox
+from iwr.graphs.judge import JudgeConfig, judge
+from iwr.graphs.pictures import asset_digests, asset_paths, bare_sheet, sort_rasters
+from iwr.mcp_servers.browser import actions
+from iwr.mcp_servers.browser.hub import BrowserHub
 
 pytestmark = pytest.mark.slow
 
@@ -236,7 +236,7 @@ def _flipped(path: Path) -> bytes:
 async def test_a_submit_input_without_a_value_is_named_as_the_browser_labels_it(tmp_path):
     """`<input type=submit>` shows 'Submit' though it has no value: a person reads that label, and
     'Click the Submit button' finds it."""
-    from graphs.grounding import match_description
+    from iwr.graphs.grounding import match_description
 
     (tmp_path / "index.html").write_text('<!doctype html><form><input name="who"><input type="submit"><input type="reset">'
                                          '<input type="submit" value="Send"></form>')

@@ -1,8 +1,8 @@
 """`iwr prepare` describes only what it put in the workspace, and never the judge's side."""
 import shutil
 
-from evals.workspace.prepare import prepare
-from tasks.loader import load_suite
+from iwr.evals.workspace.prepare import prepare
+from iwr.tasks.loader import load_suite
 
 
 def test_the_instructions_name_only_the_folders_that_were_made(suite_copy, tmp_path):

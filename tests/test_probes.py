@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from agents.toolbox import Toolbox
-from evals.judging.typed_text import probed_task, varied
-from evals.judging.artifact import judge_artifact, judge_servers
-from graphs.judge import JudgeConfig
-from tasks.loader import load_suite
+from iwr.agents.toolbox import Toolbox
+from iwr.evals.judging.typed_text import probed_task, varied
+from iwr.evals.judging.artifact import judge_artifact, judge_servers
+from iwr.graphs.judge import JudgeConfig
+from iwr.tasks.loader import load_suite
 from tests.conftest import one_task_suite
 from tests.test_judge_paper import variant
 

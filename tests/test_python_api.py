@@ -1,5 +1,5 @@
 """The Python API (evals/api.py) and plug-ins: a coder and a metric from a module outside the package,
-run through `evals.api.run` and through `iwr --plugin`; the metric reaches the metrics server, which
+run through `iwr.run` and through `iwr --plugin`; the metric reaches the metrics server, which
 is another process."""
 import json
 import os
@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from evals.api import judge, load_tasks, run
-from graphs.judge import JudgeConfig
-from tasks.loader import TaskFileError
-from tasks.plugins import ENV, PluginError, load_plugins
+from iwr import judge, load_tasks, run
+from iwr.graphs.judge import JudgeConfig
+from iwr.tasks.loader import TaskFileError
+from iwr.tasks.plugins import ENV, PluginError, load_plugins
 
 PLUGIN = "tests.plugins.example_plugin"
 
@@ -29,7 +29,7 @@ def test_a_plug_in_that_does_not_import_is_named(monkeypatch):
     with pytest.raises(PluginError, match="no_such_module"):
         load_plugins()
     env = {k: v for k, v in os.environ.items() if k != ENV}
-    bad = subprocess.run([sys.executable, "-m", "evals.cli", "--plugin", "no_such_module_either", "runs", "list"],
+    bad = subprocess.run([sys.executable, "-m", "iwr.evals.cli", "--plugin", "no_such_module_either", "runs", "list"],
                          capture_output=True, text=True, timeout=120, env=env)
     assert bad.returncode == 2 and "no_such_module_either" in bad.stderr
 
@@ -54,12 +54,12 @@ def test_a_plug_in_coder_and_metric_through_the_api(tmp_path, monkeypatch, suite
 @pytest.mark.slow
 def test_the_command_line_takes_the_plug_in(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != ENV}
-    p = subprocess.run([sys.executable, "-m", "evals.cli", "--plugin", PLUGIN, "run", "--agent", "title-only",
+    p = subprocess.run([sys.executable, "-m", "iwr.evals.cli", "--plugin", PLUGIN, "run", "--agent", "title-only",
                         "--task", "1", "--run-id", "cli", "--runs-dir", str(tmp_path), "--no-cache", "--json"],
                        capture_output=True, text=True, timeout=600, env=env)
     assert p.returncode == 0, p.stderr[-2000:]
     out = json.loads(p.stdout)
     assert out["agent"] == "title-only" and out["tasks"][0]["status"] == "scored"
-    unknown = subprocess.run([sys.executable, "-m", "evals.cli", "run", "--agent", "title-only", "--task", "1",
+    unknown = subprocess.run([sys.executable, "-m", "iwr.evals.cli", "run", "--agent", "title-only", "--task", "1",
                               "--runs-dir", str(tmp_path)], capture_output=True, text=True, timeout=300, env=env)
     assert unknown.returncode == 2 and "unknown agent 'title-only'" in unknown.stderr

@@ -6,9 +6,9 @@ import os
 import pytest
 import ray
 
-from evals.run.config import RunConfig
-from evals.run.runner import run
-from tasks.loader import load_suite
+from iwr.evals.run.config import RunConfig
+from iwr.evals.run.runner import run
+from iwr.tasks.loader import load_suite
 
 pytestmark = pytest.mark.slow
 TASKS = ["1", "109", "117"]

@@ -14,11 +14,11 @@ import pytest
 import yaml
 from PIL import Image
 
-from evals.quality.real_corpus import (CorpusError, RealTask, Variant, inject, load_source, load_variants,
+from iwr.evals.quality.real_corpus import (CorpusError, RealTask, Variant, inject, load_source, load_variants,
                                        materialise, real_tasks, variant_site)
-from tasks.loader import load_suite
-from tasks.sheets import CELL, COLS, LABEL
-from tasks.validate import validate_suite
+from iwr.tasks.loader import load_suite
+from iwr.tasks.sheets import CELL, COLS, LABEL
+from iwr.tasks.validate import validate_suite
 
 REAL = Path(__file__).resolve().parent.parent / "tasks" / "real"
 APPS = sorted(p for p in (REAL / "apps").iterdir() if p.is_dir())

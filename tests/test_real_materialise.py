@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from evals.quality.real_corpus import MIRROR, CorpusError, load_source, materialise, real_tasks
+from iwr.evals.quality.real_corpus import MIRROR, CorpusError, load_source, materialise, real_tasks
 
 pytestmark = pytest.mark.real_apps
 
@@ -85,7 +85,7 @@ def test_a_commit_missing_from_the_snapshot_is_named(committed):
 def test_the_command_materialises_and_writes_variant_sites(committed, tmp_path):
     from typer.testing import CliRunner
 
-    from evals.cli.app import app
+    from iwr.evals.cli.app import app
 
     runner = CliRunner()
     done = runner.invoke(app, ["tasks", "materialise-real", "--tasks", str(committed), "--variants",

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from evals.quality.real_corpus import real_tasks, variant_site
-from evals.recording.recorder import verify_script
+from iwr.evals.quality.real_corpus import real_tasks, variant_site
+from iwr.evals.recording.recorder import verify_script
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_apps]
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.toolbox import Toolbox
-from evals.judging.artifact import judge_artifact, judge_servers
-from graphs.judge import JudgeConfig
-from graphs.recorded_change import by_words, near, regions
-from tasks.loader import load_suite
+from iwr.agents.toolbox import Toolbox
+from iwr.evals.judging.artifact import judge_artifact, judge_servers
+from iwr.graphs.judge import JudgeConfig
+from iwr.graphs.recorded_change import by_words, near, regions
+from iwr.tasks.loader import load_suite
 from tests.conftest import one_task_suite
 
 SAVE = "The changes are saved and the bar goes away"  # nothing in it the words alone decide

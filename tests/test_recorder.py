@@ -4,10 +4,10 @@ import json
 import pytest
 import yaml
 
-from tasks.frames import video_duration
-from evals.recording.recorder import RecordError, record_task
-from tasks.loader import load_suite
-from tasks.validate import validate_suite
+from iwr.tasks.frames import video_duration
+from iwr.evals.recording.recorder import RecordError, record_task
+from iwr.tasks.loader import load_suite
+from iwr.tasks.validate import validate_suite
 
 pytestmark = pytest.mark.slow
 
@@ -98,7 +98,7 @@ def app_site(tmp_path):
 
 
 def test_assertion_needs_checks_unless_official(app_site):
-    from tasks.script import ScriptError, load_script
+    from iwr.tasks.script import ScriptError, load_script
 
     _, script = app_site
     with pytest.raises(ScriptError, match="needs structured checks"):
@@ -143,7 +143,7 @@ def _with_checks(script, tmp_path):
 
 
 async def test_dry_run_finds_the_defect_of_a_broken_variant(app_site, tmp_path):
-    from evals.recording.recorder import verify_script
+    from iwr.evals.recording.recorder import verify_script
 
     site, script = app_site
     assert await verify_script(script, site) == []

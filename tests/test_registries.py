@@ -10,17 +10,17 @@ import numpy as np
 import pytest
 from mcp import Client
 
-from agents.coder import CoderJob, CoderOutput
-from agents.toolbox import Toolbox
-from evals.judging.artifact import judge_artifact, judge_servers
-from evals.run.coders import CODERS, coder_named, register_coder
-from evals.run.config import RunConfig
-from evals.run.runner import run
-from graphs.judge import JudgeConfig
-from graphs.profiles import PROFILES, Profile, assert_offline, ground_offline, key_offline, register_profile
-from mcp_servers.metrics.compare import METRICS, MetricValue, compare, register_metric
-from mcp_servers.metrics.server import build_server as metrics_server
-from tasks.loader import load_suite
+from iwr.agents.coder import CoderJob, CoderOutput
+from iwr.agents.toolbox import Toolbox
+from iwr.evals.judging.artifact import judge_artifact, judge_servers
+from iwr.evals.run.coders import CODERS, coder_named, register_coder
+from iwr.evals.run.config import RunConfig
+from iwr.evals.run.runner import run
+from iwr.graphs.judge import JudgeConfig
+from iwr.graphs.profiles import PROFILES, Profile, assert_offline, ground_offline, key_offline, register_profile
+from iwr.mcp_servers.metrics.compare import METRICS, MetricValue, compare, register_metric
+from iwr.mcp_servers.metrics.server import build_server as metrics_server
+from iwr.tasks.loader import load_suite
 from tests.conftest import ROOT
 
 
@@ -78,7 +78,7 @@ async def test_an_unknown_coder_is_refused_with_the_known_names(suite_copy, tmp_
     with pytest.raises(ValueError, match="unknown agent"):
         await run(RunConfig(run_id="x", agent="nobody", suite=load_suite(suite_copy), runs_dir=runs))
     assert not runs.exists()  # refused before anything was written
-    out = subprocess.run([sys.executable, "-m", "evals.cli", "run", "--agent", "oracle,nobody", "--tasks",
+    out = subprocess.run([sys.executable, "-m", "iwr.evals.cli", "run", "--agent", "oracle,nobody", "--tasks",
                           str(suite_copy), "--runs-dir", str(runs)], capture_output=True, text=True, cwd=ROOT,
                          env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}, timeout=300)
     assert out.returncode == 2 and "unknown agent 'nobody'" in out.stderr

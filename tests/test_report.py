@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from playwright.async_api import async_playwright
 
-from evals.report.build import build_report
-from evals.run.config import RunConfig
-from evals.run.runner import run
-from evals.records.stats import turn_curve
-from tasks.loader import load_suite
+from iwr.evals.report.build import build_report
+from iwr.evals.run.config import RunConfig
+from iwr.evals.run.runner import run
+from iwr.evals.records.stats import turn_curve
+from iwr.tasks.loader import load_suite
 from tests.iterative_script import RUN_ID
 
 pytestmark = pytest.mark.slow

@@ -5,12 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from agents.models import ModelConfig, ModelUnavailable, complete
-from agents.response_cache import ResponseCache, cache_path, request_key
-from evals.cli.running import response_cache_path
-from evals.run.config import RunConfig
-from evals.run.runner import run
-from tasks.loader import load_suite
+from iwr.agents.models import ModelConfig, ModelUnavailable, complete
+from iwr.agents.response_cache import ResponseCache, cache_path, request_key
+from iwr.evals.cli.running import response_cache_path
+from iwr.evals.run.config import RunConfig
+from iwr.evals.run.runner import run
+from iwr.tasks.loader import load_suite
 
 GOOD_PAGE = (Path(__file__).resolve().parent.parent / "tasks" / "sites" / "reviews" / "index.html").read_text()
 HELLO = [{"role": "user", "content": "hello"}]

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from evals.records.results import SCHEMA_VERSION, TaskResult
-from evals.records.schemas import MODELS, problems, schema_of, shipped
+from iwr.evals.records.results import SCHEMA_VERSION, TaskResult
+from iwr.evals.records.schemas import MODELS, problems, schema_of, shipped
 
 ROOT = Path(__file__).resolve().parent.parent
-IWR = [sys.executable, "-m", "evals.cli"]
+IWR = [sys.executable, "-m", "iwr.evals.cli"]
 
 
 def iwr(*args: str, cwd: Path) -> subprocess.CompletedProcess:

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.slow
 
 
 def start(run_id: str, runs: Path, tasks: list[str], concurrency: int = 1, env: dict | None = None) -> subprocess.Popen:
-    args = [sys.executable, "-m", "evals.cli", "run", "--agent", "oracle", "--run-id", run_id, "--runs-dir", str(runs),
+    args = [sys.executable, "-m", "iwr.evals.cli", "run", "--agent", "oracle", "--run-id", run_id, "--runs-dir", str(runs),
             "--concurrency", str(concurrency), "--json", *[x for t in tasks for x in ("--task", t)],
             "--no-cache"]  # the kills must land in real work, not in answers the first run cached
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", **(env or {})}

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from agents.models import ModelConfig
-from evals.run.config import RunConfig
-from evals.run.runner import run
-from tasks.loader import load_suite
+from iwr.agents.models import ModelConfig
+from iwr.evals.run.config import RunConfig
+from iwr.evals.run.runner import run
+from iwr.tasks.loader import load_suite
 
 pytestmark = pytest.mark.slow
-IWR = [sys.executable, "-m", "evals.cli"]
+IWR = [sys.executable, "-m", "iwr.evals.cli"]
 GOOD_PAGE = (Path(__file__).resolve().parent.parent / "tasks" / "sites" / "reviews" / "index.html").read_text()
 
 

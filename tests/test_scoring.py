@@ -1,7 +1,7 @@
 """Scoring formulas, including a recomputation of every published row of the paper's table."""
 import pytest
 
-from evals.judging.scoring import final, hvs, ifs, lvs, score_judgement, vfs
+from iwr.evals.judging.scoring import final, hvs, ifs, lvs, score_judgement, vfs
 
 # (model, LVS, HVS, IFS, VFS, Final), x100, from the reference README of 2025-09-24.
 PUBLISHED = [

@@ -3,9 +3,9 @@ and fails on a page where it is false (the blind tasks' broken apps: new to-dos 
 do not flip each other, an error list that piles up, a key highlighted by a renamed class)."""
 from __future__ import annotations
 
-from graphs.assertions import sentence_verdict
-from graphs.sentence_names import ground_names, task_names
-from graphs.sentences import compile_sentence
+from iwr.graphs.assertions import sentence_verdict
+from iwr.graphs.sentence_names import ground_names, task_names
+from iwr.graphs.sentences import compile_sentence
 
 BLACK = "rgb(0, 0, 0)|rgb(255, 255, 255)|400|rgb(0, 0, 0)"
 
@@ -101,7 +101,7 @@ def test_a_key_set_apart_from_the_keys_it_looked_like():
 def test_calibration_counts_which_means_decided_the_references_sentences():
     from types import SimpleNamespace
 
-    from evals.quality.calibrate_more import agreement
+    from iwr.evals.quality.calibrate_more import agreement
     said = [{"method": "sentence", "decided_by": "words", "claims": [{"kind": "count"}, {"kind": "order"}], "unquoted": ["Eggs"]},
             {"method": "sentence", "decided_by": "words", "claims": [{"kind": "checked"}]},
             {"method": "recording", "decided_by": "recording", "claims": [{"kind": "changed"}]},
@@ -114,9 +114,9 @@ def test_calibration_counts_which_means_decided_the_references_sentences():
 
 
 def test_validate_warns_only_where_neither_the_words_nor_the_task_name_anything():
-    from evals.cli.tasks import undecidable_sentences
-    from evals.quality.real_corpus import REAL_SUITE
-    from tasks.loader import load_suite
+    from iwr.evals.cli.tasks import undecidable_sentences
+    from iwr.evals.quality.real_corpus import REAL_SUITE
+    from iwr.tasks.loader import load_suite
 
     warned = "\n".join(undecidable_sentences(load_suite(REAL_SUITE)))
     assert "'Take out the bins is now the only crossed-out item'" not in warned  # the task typed that name

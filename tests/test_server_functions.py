@@ -1,10 +1,10 @@
 """The functions under the servers, tested without MCP: browser actions and asset reading."""
 import pytest
 
-from mcp_servers.assets import core
-from mcp_servers.browser import actions
-from mcp_servers.browser.hub import BrowserHub, SessionError
-from tasks.loader import load_suite
+from iwr.mcp_servers.assets import core
+from iwr.mcp_servers.browser import actions
+from iwr.mcp_servers.browser.hub import BrowserHub, SessionError
+from iwr.tasks.loader import load_suite
 
 pytestmark = pytest.mark.slow
 

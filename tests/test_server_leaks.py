@@ -11,7 +11,7 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from mcp_servers.browser.procs import descendants
+from iwr.mcp_servers.browser.procs import descendants
 
 pytestmark = pytest.mark.slow
 
@@ -49,7 +49,7 @@ def wait_gone(pids: set[int], seconds: float = 10) -> set[int]:
 async def test_browser_server_leaves_no_chromium_and_no_temp(suite_dir, how):
     site = suite_dir.parent / "sites" / "reviews"
     before_tmp = set(Path(tempfile.gettempdir()).glob("iwr-shots-*"))
-    params = StdioServerParameters(command=sys.executable, args=["-m", "mcp_servers", "browser"])
+    params = StdioServerParameters(command=sys.executable, args=["-m", "iwr.mcp_servers", "browser"])
     procs: set[int] = set()
     try:
         async with Client(params) as c:
@@ -66,7 +66,7 @@ async def test_browser_server_leaves_no_chromium_and_no_temp(suite_dir, how):
             raise
     assert wait_gone(procs) == set(), "processes left behind"
     if how == "sigkill":  # a killed server cannot clean up; the next one sweeps its folder
-        from mcp_servers.browser.hub import BrowserHub
+        from iwr.mcp_servers.browser.hub import BrowserHub
 
         async with BrowserHub():
             pass

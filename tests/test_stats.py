@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from evals.records.results import TaskResult
-from evals.records.stats import bootstrap_ci, breakdown, paired_difference, paper_table, summarise
+from iwr.evals.records.results import TaskResult
+from iwr.evals.records.stats import bootstrap_ci, breakdown, paired_difference, paper_table, summarise
 
 
 def res(task_id: str, status: str = "scored", final: float = 0.0, **kw) -> dict:

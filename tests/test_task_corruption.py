@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tasks.validate import validate_suite
+from iwr.tasks.validate import validate_suite
 from tests.conftest import one_task_suite
 
 
@@ -120,7 +120,7 @@ def test_library_names_file_and_field(corrupted, name):
 def test_cli_reports_every_variant_without_a_traceback(corrupted):
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     for name, s in corrupted.items():
-        out = subprocess.run([sys.executable, "-m", "evals.cli", "tasks", "validate", str(s)],
+        out = subprocess.run([sys.executable, "-m", "iwr.evals.cli", "tasks", "validate", str(s)],
                              capture_output=True, text=True, env=env, timeout=60)
         assert out.returncode == 1, (name, out.stdout, out.stderr)
         assert "Traceback" not in out.stderr + out.stdout, (name, out.stderr)
@@ -137,7 +137,7 @@ def test_validate_warns_about_a_sentence_the_words_cannot_decide(tmp_path):
     rows[0]["action_sequence"][0]["logical_assertion"] = "The big picture changes to the next one"
     rows[0]["action_sequence"][1]["logical_assertion"] = "The list shows 'Buy milk'"
     _set_rows(s, rows)
-    out = subprocess.run([sys.executable, "-m", "evals.cli", "tasks", "validate", str(s)],
+    out = subprocess.run([sys.executable, "-m", "iwr.evals.cli", "tasks", "validate", str(s)],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.strip().endswith("ok"), out
     warned = [w for w in out.stderr.splitlines() if w.startswith("warning:")]

@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from evals.cli.tasks import tasks_app
-from tasks.loader import Problem, TaskFileError, load_suite
-from tasks.validate import validate_suite
+from iwr.evals.cli.tasks import tasks_app
+from iwr.tasks.loader import Problem, TaskFileError, load_suite
+from iwr.tasks.validate import validate_suite
 from tests.conftest import one_task_suite
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

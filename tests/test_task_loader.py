@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from tasks.loader import TaskFileError, load_suite
-from tasks.validate import validate_suite
+from iwr.tasks.loader import TaskFileError, load_suite
+from iwr.tasks.validate import validate_suite
 
 
 def _lines(suite: Path) -> list[dict]:
@@ -114,7 +114,7 @@ def test_official_record_without_extensions_is_accepted(tmp_path):
 def test_sheets_are_read_under_the_official_names_and_ours(suite_copy, tmp_path):
     """The recorder writes `stitched_image.png`, `stitched_image_1.png`, ... as the released data names
     them; older suites hold `stitched_image_1.png`, ... only; both are read, sorted by name."""
-    from tasks.sheets import sheet_name, stitch
+    from iwr.tasks.sheets import sheet_name, stitch
 
     assets = []
     for n in range(20):  # two sheets' worth

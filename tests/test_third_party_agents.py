@@ -34,7 +34,7 @@ def run_offline(tmp_path: Path, agent: str, model: str, api_suffix: str, env_ext
     script = (f"ip link set lo up && ( {server} >{tmp_path / 'server.log'} 2>&1 </dev/null & echo $! > {pid} ) && "
               f"while [ ! -s {url} ]; do sleep 0.1; done && "
               f'exec "$@" --api-base "$(cat {url}){api_suffix}"')
-    cmd = ["unshare", "-n", "sh", "-c", script, "sh", sys.executable, "-m", "evals.cli", "run", "--agent", agent,
+    cmd = ["unshare", "-n", "sh", "-c", script, "sh", sys.executable, "-m", "iwr.evals.cli", "run", "--agent", agent,
            "--model", model, "--task", "1", "--seconds", "240", "--expose", str(AGENTS), "--runs-dir",
            str(tmp_path / "runs"), "--run-id", agent, "--no-cache", "--json"]
     env = {**os.environ, "PATH": f"{AGENTS / 'node_modules' / '.bin'}:{os.environ['PATH']}", **env_extra}

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.toolbox import Toolbox
-from evals.judging.artifact import judge_servers
-from graphs.judge import JudgeConfig, judge
+from iwr.agents.toolbox import Toolbox
+from iwr.evals.judging.artifact import judge_servers
+from iwr.graphs.judge import JudgeConfig, judge
 
 pytestmark = pytest.mark.slow
 
@@ -194,7 +194,7 @@ TWINS = """<!doctype html><meta charset="utf-8"><button id="a" onclick="out.text
 
 
 async def test_hybrid_asks_its_model_when_two_elements_fit_the_words_equally(tmp_path, fake_openai):
-    from agents.models import ModelConfig
+    from iwr.agents.models import ModelConfig
 
     fake_openai.replies = [json.dumps({"index": 1})]
     model = ModelConfig(model="openai/judge", api_base=fake_openai.base_url, cache_path="off")

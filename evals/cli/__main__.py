@@ -1,4 +1,4 @@
-"""`python -m evals.cli`: the same as `iwr`."""
-from evals.cli.app import app
+"""`python -m iwr.evals.cli`: the same as `iwr`."""
+from iwr.evals.cli.app import app
 
 app()

@@ -9,11 +9,11 @@ import typer
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before anything imports litellm
 
-from evals.cli import doctor, judging, making, running  # noqa: E402
-from evals.cli.runs import runs_app  # noqa: E402
-from evals.cli.selftest import selftest_app  # noqa: E402
-from evals.cli.tasks import tasks_app  # noqa: E402
-from tasks.defaults import RUNS_DIR  # noqa: E402
+from iwr.evals.cli import doctor, judging, making, running  # noqa: E402
+from iwr.evals.cli.runs import runs_app  # noqa: E402
+from iwr.evals.cli.selftest import selftest_app  # noqa: E402
+from iwr.evals.cli.tasks import tasks_app  # noqa: E402
+from iwr.tasks.defaults import RUNS_DIR  # noqa: E402
 
 app = typer.Typer(help="iwr: reconstruct interactive web pages from interaction videos, and judge them.",
                   no_args_is_help=True, add_completion=False)
@@ -23,7 +23,7 @@ app = typer.Typer(help="iwr: reconstruct interactive web pages from interaction 
 def main(plugin: Optional[list[str]] = typer.Option(None, "--plugin", help="import this module first: it may add "
                                                     "coders, metrics or judge profiles (repeatable; also $IWR_PLUGINS)")):
     """iwr: reconstruct interactive web pages from interaction videos, and judge them."""
-    from tasks.plugins import PluginError, add_plugins, load_plugins
+    from iwr.tasks.plugins import PluginError, add_plugins, load_plugins
 
     add_plugins(plugin or [])
     try:
@@ -53,7 +53,7 @@ def mcp(ctx: typer.Context, name: str = typer.Argument(..., help="browser | metr
       iwr mcp browser
       iwr mcp metrics --http 8765
     """
-    from mcp_servers.launcher import main
+    from iwr.mcp_servers.launcher import main
 
     main([name, *ctx.args])
 
@@ -71,7 +71,7 @@ def report(
       iwr report oracle-bundled --compare blank-bundled
       iwr report runs/my-run --out /tmp/report
     """
-    from evals.report.build import build_report
+    from iwr.evals.report.build import build_report
 
     folders = []
     for r in [run, *(compare or [])]:

@@ -25,7 +25,7 @@ class Check:
 
 
 def _chromium(launch: bool) -> Check:
-    from mcp_servers.browser.launch import chromium_path
+    from iwr.mcp_servers.browser.launch import chromium_path
 
     system = chromium_path()
     fix = "python -m playwright install chromium   (Debian, as root: apt-get install chromium)"
@@ -91,11 +91,31 @@ def _weights(name: str, env: str, files: tuple[str, ...], used_by: str) -> Check
                  f"put {', '.join(missing)} in {raw}" if missing else "")
 
 
+def _dino() -> Check:
+    """A local folder ($IWR_DINOV2_PATH) overrides; else the Hub id, fetched on first use unless cached."""
+    from iwr.mcp_servers.metrics.features import DINO_ENV, DINO_ID, DINO_ID_ENV
+
+    name, used_by = "DINOv2 weights", "the paper profile's DINO metric"
+    if os.environ.get(DINO_ENV):
+        return _weights(name, DINO_ENV, ("config.json",), used_by)
+    from huggingface_hub import try_to_load_from_cache
+
+    from iwr.tasks.hub import hub_cache
+
+    repo = os.environ.get(DINO_ID_ENV) or DINO_ID
+    cached = try_to_load_from_cache(repo, "config.json", cache_dir=hub_cache())
+    if isinstance(cached, str):
+        return Check(name, True, False, f"{repo} in the Hub cache ({Path(cached).parent})")
+    return Check(name, False, False, f"{repo} is not in the Hub cache ({hub_cache()}): fetched on first use ({used_by})",
+                 f"hf download {repo} --include 'config.json' '*.safetensors' 'preprocessor_config.json' "
+                 f"(or export {DINO_ENV}=/path/to/a/local/copy)")
+
+
 def checks(launch: bool = True) -> list[Check]:
-    from mcp_servers.metrics.lpips_local import BACKBONE_FILE, LIN_FILE
+    from iwr.mcp_servers.metrics.lpips_local import BACKBONE_FILE, LIN_FILE
 
     return [_chromium(launch), _tesseract(), _video(), _sandbox(), _torch(),
-            _weights("DINOv2 weights", "IWR_DINOV2_PATH", ("config.json",), "the paper profile's DINO metric"),
+            _dino(),
             _weights("LPIPS weights", "IWR_LPIPS_PATH", (BACKBONE_FILE, LIN_FILE), "the LPIPS metric")]
 
 

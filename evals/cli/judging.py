@@ -11,9 +11,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from evals.cli.tasks import suite_or_exit
-from evals.run import logs
-from tasks.defaults import BUNDLED_SUITE, judge_cache
+from iwr.evals.cli.tasks import suite_or_exit
+from iwr.evals.run import logs
+from iwr.tasks.defaults import BUNDLED_SUITE, judge_cache
 
 out = Console()
 
@@ -42,8 +42,8 @@ def judge(
       iwr judge /tmp/ws --explore-model openai/qwen --explore-api-base http://127.0.0.1:8000/v1
       iwr judge /tmp/ws --hints off --json
     """
-    from evals.workspace.outside import judge_folder, judgement_path
-    from tasks.marker import named_workspace, read_marker
+    from iwr.evals.workspace.outside import judge_folder, judgement_path
+    from iwr.tasks.marker import named_workspace, read_marker
 
     if hints not in ("on", "off"):
         typer.echo(f"error: --hints is on or off, not {hints!r}", err=True)
@@ -54,7 +54,7 @@ def judge(
         config = judge_config(profile, paper_compat, judge_model, judge_api_base, ws.judgements / "responses.db",
                               hints=hints == "on")
         if explore_model:
-            from agents.models import ModelConfig
+            from iwr.agents.models import ModelConfig
 
             config.explore_model = ModelConfig(model=explore_model, api_base=explore_api_base, timeout_s=120.0)
         result = asyncio.run(judge_folder(ws, config))
@@ -96,8 +96,8 @@ def calibrate(
       iwr calibrate --json
       iwr calibrate --hints off --json     (adds grounding/assertion agreement, false negatives, tasks/real)
     """
-    from evals.quality.calibrate import calibrate as run_calibration
-    from evals.quality.real_corpus import REAL_SUITE
+    from iwr.evals.quality.calibrate import calibrate as run_calibration
+    from iwr.evals.quality.real_corpus import REAL_SUITE
 
     if hints not in ("on", "off"):
         typer.echo(f"error: --hints is on or off, not {hints!r}", err=True)
@@ -143,7 +143,7 @@ def bench(
     Example:
       iwr bench --json
     """
-    from evals.quality.bench import bench as run_bench
+    from iwr.evals.quality.bench import bench as run_bench
 
     logs.configure()
     suite = suite_or_exit(tasks)
@@ -170,9 +170,9 @@ def judge_config(profile: str | None, paper_compat: bool, judge_model: str | Non
                  responses_db: Path, hints: bool = True):
     """The judge's configuration from command-line options; the model's answers are cached in RESPONSES_DB
     (or $IWR_RESPONSE_CACHE). With `hints` off the judge reads only the words of each action."""
-    from agents.models import ModelConfig
-    from agents.response_cache import ENV
-    from graphs.judge import JudgeConfig
+    from iwr.agents.models import ModelConfig
+    from iwr.agents.response_cache import ENV
+    from iwr.graphs.judge import JudgeConfig
 
     name = judge_model or os.environ.get("IWR_JUDGE_MODEL")
     model = ModelConfig(model=name, api_base=judge_api_base or os.environ.get("IWR_JUDGE_API_BASE"), timeout_s=120.0,

@@ -7,9 +7,9 @@ from typing import Optional
 
 import typer
 
-from evals.cli.tasks import task_or_exit
-from evals.run import logs
-from tasks.defaults import BUNDLED_SUITE
+from iwr.evals.cli.tasks import task_or_exit
+from iwr.evals.run import logs
+from iwr.tasks.defaults import BUNDLED_SUITE
 
 
 def record(
@@ -35,7 +35,7 @@ def record(
       iwr tasks materialise-real --variants /tmp/real-variants   (then, a broken variant:)
       iwr record /tmp/real-variants/2048-merge-score-half --script tasks/real/apps/2048/scripts/201.yaml --dry-run
     """
-    from evals.recording.recorder import RecordError, record_task, verify_script
+    from iwr.evals.recording.recorder import RecordError, record_task, verify_script
 
     logs.configure()
     if overlay is not None and not dry_run:
@@ -78,7 +78,7 @@ def prepare(
     Example:
       iwr prepare 1 --out /tmp/ws && cd /tmp/ws && claude   # then: iwr judge /tmp/ws
     """
-    from evals.workspace.prepare import prepare as prepare_ws
+    from iwr.evals.workspace.prepare import prepare as prepare_ws
 
     task = task_or_exit(tasks, task_id)
     info = prepare_ws(task, out_dir)

@@ -8,8 +8,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from evals.run.config import RunConfig
-from evals.run.runner import run
+from iwr.evals.run.config import RunConfig
+from iwr.evals.run.runner import run
 
 
 def execute(cfg: RunConfig) -> tuple[list, dict]:

@@ -10,10 +10,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from evals.cli.judging import judge_config
-from evals.cli.tasks import suite_or_exit
-from evals.run import logs
-from tasks.defaults import BUNDLED_SUITE, RUNS_DIR, judge_cache, response_cache
+from iwr.evals.cli.judging import judge_config
+from iwr.evals.cli.tasks import suite_or_exit
+from iwr.evals.run import logs
+from iwr.tasks.defaults import BUNDLED_SUITE, RUNS_DIR, judge_cache, response_cache
 
 out = Console()
 
@@ -59,12 +59,12 @@ def run(
       iwr run --agent claude-code --seconds 900
       iwr run --agent cmd:'my-agent --prompt {prompt} --mcp {mcp_config}' --expose /opt/my-agent
     """
-    from agents.coder import Budget
-    from agents.models import ModelConfig
-    from evals.cli.run_view import execute, print_summary
-    from evals.run.coders import coder_named
-    from evals.run.config import RunConfig, default_run_id
-    from evals.run.runner import EXECUTORS
+    from iwr.agents.coder import Budget
+    from iwr.agents.models import ModelConfig
+    from iwr.evals.cli.run_view import execute, print_summary
+    from iwr.evals.run.coders import coder_named
+    from iwr.evals.run.config import RunConfig, default_run_id
+    from iwr.evals.run.runner import EXECUTORS
 
     logs.configure()
     if executor not in EXECUTORS:
@@ -120,6 +120,6 @@ def run(
 
 def response_cache_path(runs_dir: Path, off: bool) -> str:
     """Where `iwr run` caches model replies; repeated epochs measure variance, so they are never cached."""
-    from agents.response_cache import ENV
+    from iwr.agents.response_cache import ENV
 
     return "off" if off else os.environ.get(ENV) or str(response_cache(runs_dir))

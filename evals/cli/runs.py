@@ -9,13 +9,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from tasks.defaults import RUNS_DIR
+from iwr.tasks.defaults import RUNS_DIR
 
 runs_app = typer.Typer(help="List and inspect stored runs.", no_args_is_help=True)
 
 
 def _store(runs_dir: Path):
-    from evals.records.store import Store
+    from iwr.evals.records.store import Store
 
     db = runs_dir / "iwr.db"
     if not db.is_file():
@@ -86,7 +86,7 @@ def export(run_id: str = typer.Argument(..., help="run id (a folder under --runs
       iwr runs export oracle-bundled --format csv --out oracle.csv
       iwr runs export runs/oracle-bundled --format jsonl | jq .final
     """
-    from evals.records.export import export as export_run
+    from iwr.evals.records.export import export as export_run
 
     folder = Path(run_id) if Path(run_id).is_dir() else runs_dir / run_id
     try:

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from evals.quality.selftest import CASE_TIMEOUT_S, run_hostile
+from iwr.evals.quality.selftest import CASE_TIMEOUT_S, run_hostile
 
 selftest_app = typer.Typer(help="Check the harness against pages written to break it and agents written to cheat it.",
                            no_args_is_help=True)
@@ -43,7 +43,7 @@ def hostile(
       iwr selftest hostile
       iwr selftest hostile --json --case loop_at_load --case memory_bomb
     """
-    from evals.run import logs
+    from iwr.evals.run import logs
 
     logs.configure()
     console = Console(width=None if sys.stdout.isatty() else 120)
@@ -94,8 +94,8 @@ def cheats(
       iwr selftest cheats
       iwr selftest cheats --json --case marker_rewrite --case prototype_override
     """
-    from evals.quality.cheats.corpus import run_cheats
-    from evals.run import logs
+    from iwr.evals.quality.cheats.corpus import run_cheats
+    from iwr.evals.run import logs
 
     logs.configure()
     console = Console(width=None if sys.stdout.isatty() else 140)

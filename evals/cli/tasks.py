@@ -1,4 +1,4 @@
-"""`iwr tasks ...`: validate and list suites."""
+"""`iwr tasks ...`: validate, list and show suites, download the official one, materialise tasks/real."""
 from __future__ import annotations
 
 import json
@@ -9,14 +9,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from tasks.defaults import BUNDLED_SUITE
+from iwr.tasks.defaults import BUNDLED_SUITE
+from iwr.tasks.hub import DEFAULT_REVISION, OFFICIAL_REPO
 
 tasks_app = typer.Typer(help="Validate and inspect task suites.", no_args_is_help=True)
 
 
 def suite_or_exit(path: Path):
     """Load a suite, or print every problem and exit with status 2."""
-    from tasks.loader import TaskFileError, load_suite
+    from iwr.tasks.loader import TaskFileError, load_suite
 
     try:
         return load_suite(path)
@@ -42,7 +43,7 @@ def validate(path: Path = typer.Argument(BUNDLED_SUITE, help="a data.jsonl or th
     Example:
       iwr tasks validate tasks/suite
     """
-    from tasks.validate import validate_suite
+    from iwr.tasks.validate import validate_suite
 
     problems = validate_suite(path)
     for p in problems:
@@ -57,8 +58,8 @@ def validate(path: Path = typer.Argument(BUNDLED_SUITE, help="a data.jsonl or th
 
 def undecidable_sentences(suite) -> list[str]:
     """A warning for each logical assertion with nothing the words alone decide (and no checks)."""
-    from graphs.sentence_names import task_names
-    from graphs.visible_change import unverifiable
+    from iwr.graphs.sentence_names import task_names
+    from iwr.graphs.visible_change import unverifiable
 
     out = []
     for t in suite.tasks:
@@ -68,6 +69,44 @@ def undecidable_sentences(suite) -> list[str]:
                 f"the page shows a name it writes unquoted (quote the text a person would look for, or say what and how many)"
                 for i, a in enumerate(actions, 1) if unverifiable(a, names)]
     return out
+
+
+@tasks_app.command()
+def download(revision: str = typer.Option(DEFAULT_REVISION, help="a branch, tag or commit of the data set (a commit pins it)"),
+             out: Optional[Path] = typer.Option(None, help="a folder to put the files in (default: one per commit "
+                                                "beside the Hub cache, $HF_HOME/iwr/)"),
+             repo: str = typer.Option(OFFICIAL_REPO, help="the data set's id on the Hub"),
+             as_json: bool = typer.Option(False, "--json", help="print {folder, commit, endpoint, problems} as JSON")):
+    """Fetch the official IWR-Bench data set from the Hugging Face Hub ($HF_ENDPOINT, $HF_TOKEN), check
+    its layout as `iwr tasks validate` does, and print the folder to pass to --tasks. A stopped download
+    resumes. Exit 2 if it cannot be fetched, 1 if its files have problems.
+
+    Examples:
+      iwr tasks download
+      iwr tasks download --revision <commit> --out ~/data/iwr-bench
+      iwr run --agent oracle --tasks "$(iwr tasks download)"
+    """
+    from iwr.tasks.hub import HubError
+    from iwr.tasks.hub import download as fetch
+    from iwr.tasks.validate import validate_suite
+
+    try:
+        got = fetch(revision, out, repo)
+    except HubError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
+    problems = [str(p) for p in validate_suite(got.folder)]
+    if as_json:
+        typer.echo(json.dumps({"folder": str(got.folder), "commit": got.commit, "endpoint": got.endpoint,
+                               "problems": problems}))
+    else:
+        for p in problems:
+            typer.echo(p, err=True)
+        typer.echo(f"{repo}@{got.commit} from {got.endpoint}: {len(problems)} problem(s); --revision {got.commit} "
+                   "pins it", err=True)
+        typer.echo(str(got.folder))
+    if problems:
+        raise typer.Exit(1)
 
 
 @tasks_app.command("list")
@@ -108,7 +147,7 @@ def show(task_id: str = typer.Argument(..., help="task id"),
     Example:
       iwr tasks show 1
     """
-    from tasks.frames import video_duration
+    from iwr.tasks.frames import video_duration
 
     task = task_or_exit(path, task_id)
     rec = task.record
@@ -154,8 +193,8 @@ def materialise_real(
       iwr tasks materialise-real --variants /tmp/real-variants
       iwr record /tmp/real-variants/2048-merge-score-half --script tasks/real/apps/2048/scripts/201.yaml --dry-run
     """
-    from evals.quality.forge import FORGE
-    from evals.quality.real_corpus import MIRROR, REAL_SUITE, CorpusError, materialise, real_tasks, variant_site
+    from iwr.evals.quality.forge import FORGE
+    from iwr.evals.quality.real_corpus import MIRROR, REAL_SUITE, CorpusError, materialise, real_tasks, variant_site
 
     root = root or REAL_SUITE
     try:

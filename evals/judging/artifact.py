@@ -9,17 +9,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from agents.toolbox import InfrastructureError, Toolbox, ToolCallError, stdio_server
-from evals.judging.cache import cache_of, cached_judgement, judgement_key
-from evals.judging.explore import explore_probe
-from evals.judging.judged_copy import RefusedArtifact, judged_copy
-from evals.judging.scoring import score_judgement
-from evals.judging.typed_text import typed_text_probe
-from evals.records.results import TaskResult
-from graphs.judge import JudgeConfig, judge
-from tasks.checkpoints import InvalidTask
-from tasks.defaults import JUDGE_TIMEOUT_S
-from tasks.loader import Task
+from iwr.agents.toolbox import InfrastructureError, Toolbox, ToolCallError, stdio_server
+from iwr.evals.judging.cache import cache_of, cached_judgement, judgement_key
+from iwr.evals.judging.explore import explore_probe
+from iwr.evals.judging.judged_copy import RefusedArtifact, judged_copy
+from iwr.evals.judging.scoring import score_judgement
+from iwr.evals.judging.typed_text import typed_text_probe
+from iwr.evals.records.results import TaskResult
+from iwr.graphs.judge import JudgeConfig, judge
+from iwr.tasks.checkpoints import InvalidTask
+from iwr.tasks.defaults import JUDGE_TIMEOUT_S
+from iwr.tasks.loader import Task
 
 
 def judge_servers(run_dir: Path, suite_root: Path, extra_roots: list[Path] = ()) -> dict:

@@ -13,11 +13,11 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from agents.toolbox import InfrastructureError, Toolbox, ToolCallError
-from evals.judging.artifact import judge_artifact
-from evals.records.results import TaskResult
-from graphs.judge import JudgeConfig
-from tasks.loader import Task
+from iwr.agents.toolbox import InfrastructureError, Toolbox, ToolCallError
+from iwr.evals.judging.artifact import judge_artifact
+from iwr.evals.records.results import TaskResult
+from iwr.graphs.judge import JudgeConfig
+from iwr.tasks.loader import Task
 
 CONTROL_PAGE = "<!doctype html><meta charset='utf-8'><title>control</title><p>A control page.</p><button>OK</button>"
 CONTROL_TIMEOUT_S = 30.0

@@ -20,7 +20,7 @@ from typing import Any, Awaitable, Callable
 
 import structlog
 
-from tasks.defaults import PROJECT_ROOT
+from iwr.tasks.defaults import PROJECT_ROOT
 
 log = structlog.get_logger()
 ROOT = PROJECT_ROOT
@@ -79,7 +79,7 @@ def versions() -> dict:
         for p in (f for f in files if f.is_file()):
             code.update(p.relative_to(ROOT).as_posix().encode() + file_digest(p).encode())
     out = {"code": code.hexdigest()[:16]}
-    from mcp_servers.browser.launch import chromium_path
+    from iwr.mcp_servers.browser.launch import chromium_path
 
     for name, exe in (("chromium", chromium_path()), ("tesseract", shutil.which("tesseract"))):
         if exe and os.path.exists(exe):

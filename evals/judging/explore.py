@@ -18,9 +18,9 @@ import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from agents.models import ModelConfig
-from mcp_servers.browser.launch import chromium_path
-from tasks.defaults import PROJECT_ROOT
+from iwr.agents.models import ModelConfig
+from iwr.mcp_servers.browser.launch import chromium_path
+from iwr.tasks.defaults import PROJECT_ROOT
 
 WORKER = Path(__file__).with_name("explore_worker.py")
 MAX_STEPS = 8

@@ -16,9 +16,9 @@ import os
 import stat
 from pathlib import Path
 
-from graphs.pictures import digest
-from tasks.defaults import MAX_ARTIFACT_BYTES, MAX_ARTIFACT_DEPTH, MAX_ARTIFACT_FILES
-from tasks.marker import MARKER
+from iwr.graphs.pictures import digest
+from iwr.tasks.defaults import MAX_ARTIFACT_BYTES, MAX_ARTIFACT_DEPTH, MAX_ARTIFACT_FILES
+from iwr.tasks.marker import MARKER
 
 CHUNK = 1 << 20
 # Copies of the task's assets are free of the byte cap (a page is made of them), up to this many

@@ -21,9 +21,9 @@ import copy
 import string
 from urllib.parse import quote, quote_plus
 
-from agents.toolbox import Toolbox
-from graphs.grounding import type_text_of
-from graphs.judge import JudgeConfig, judge
+from iwr.agents.toolbox import Toolbox
+from iwr.graphs.grounding import type_text_of
+from iwr.graphs.judge import JudgeConfig, judge
 
 ROT = str.maketrans(string.ascii_lowercase + string.ascii_uppercase + string.digits,
                     string.ascii_lowercase[13:] + string.ascii_lowercase[:13]

@@ -37,16 +37,16 @@ from pathlib import Path
 
 import structlog
 
-from agents.toolbox import Toolbox
-from evals.quality import bench_parts as parts
-from evals.quality import bench_scoring
-from evals.judging.cache import with_cache
-from evals.judging.artifact import judge_artifact, judge_servers
-from graphs.judge import JudgeConfig, judge
-from mcp_servers.browser.hub import BrowserHub
-from mcp_servers.metrics.compare import MetricModels
-from mcp_servers.metrics.store import default_root
-from tasks.loader import Suite, Task
+from iwr.agents.toolbox import Toolbox
+from iwr.evals.quality import bench_parts as parts
+from iwr.evals.quality import bench_scoring
+from iwr.evals.judging.cache import with_cache
+from iwr.evals.judging.artifact import judge_artifact, judge_servers
+from iwr.graphs.judge import JudgeConfig, judge
+from iwr.mcp_servers.browser.hub import BrowserHub
+from iwr.mcp_servers.metrics.compare import MetricModels
+from iwr.mcp_servers.metrics.store import default_root
+from iwr.tasks.loader import Suite, Task
 
 log = structlog.get_logger()
 LEVELS = (1, 2, 4)
@@ -100,7 +100,7 @@ async def _median_runs(replay, tasks: list[Task], repeats: int) -> list[dict]:
 
 async def _suite_run(suite: Suite, work: Path, task_ids: list[str] | None) -> tuple[float, int]:
     """Wall seconds of the oracle on the suite (or on `task_ids`) at the default concurrency, and how many tasks."""
-    from evals.api import arun
+    from iwr.evals.api import arun
 
     t0 = time.monotonic()
     outcome = await arun("oracle", suite, task_ids=task_ids, runs_dir=work / "suite-runs", cache=False)

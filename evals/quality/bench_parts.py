@@ -11,16 +11,16 @@ import asyncio
 import time
 from pathlib import Path
 
-from agents.toolbox import Toolbox
-from graphs.act_offline import scroll_amount
-from graphs.judge import JudgeConfig, judge
-from mcp_servers.browser import actions
-from mcp_servers.browser.capture import _capture as cdp_capture
-from mcp_servers.browser.hub import BrowserHub
-from mcp_servers.browser.procs import descendants
-from mcp_servers.metrics.compare import MetricModels, compare
-from tasks.loader import Task
-from tasks.schema import size_of
+from iwr.agents.toolbox import Toolbox
+from iwr.graphs.act_offline import scroll_amount
+from iwr.graphs.judge import JudgeConfig, judge
+from iwr.mcp_servers.browser import actions
+from iwr.mcp_servers.browser.capture import _capture as cdp_capture
+from iwr.mcp_servers.browser.hub import BrowserHub
+from iwr.mcp_servers.browser.procs import descendants
+from iwr.mcp_servers.metrics.compare import MetricModels, compare
+from iwr.tasks.loader import Task
+from iwr.tasks.schema import size_of
 
 # The reference implementation's sleeps (seconds): after loading, after an action, after a scroll.
 REFERENCE_SLEEPS = {"load": 1.0, "action": 0.5, "Scroll": 1.0}

@@ -13,13 +13,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from evals.judging import scoring
-from evals.quality import bench_parts as parts
-from evals.quality.equivalents import make_equivalent
-from evals.quality.mutants import make_mutants
-from mcp_servers.metrics.compare import MetricModels, compare
-from mcp_servers.metrics.ocr import ocr_text
-from tasks.loader import Task
+from iwr.evals.judging import scoring
+from iwr.evals.quality import bench_parts as parts
+from iwr.evals.quality.equivalents import make_equivalent
+from iwr.evals.quality.mutants import make_mutants
+from iwr.mcp_servers.metrics.compare import MetricModels, compare
+from iwr.mcp_servers.metrics.ocr import ocr_text
+from iwr.tasks.loader import Task
 
 MUTANT_KINDS = ("state_broken", "styles_dropped", "layout_shifted")
 

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import structlog
 
-from agents.toolbox import Toolbox
-from evals.judging.cache import with_cache
-from evals.quality.calibrate_more import agreement, judge_equivalents, judge_real
-from evals.quality.metric_drift import metric_drift
-from evals.quality.mutants import FUNCTIONAL, KINDS, VISUAL, make_mutants
-from evals.records.results import TaskResult
-from evals.judging.artifact import judge_artifact, judge_servers
-from graphs.judge import JudgeConfig
-from tasks.loader import Suite
+from iwr.agents.toolbox import Toolbox
+from iwr.evals.judging.cache import with_cache
+from iwr.evals.quality.calibrate_more import agreement, judge_equivalents, judge_real
+from iwr.evals.quality.metric_drift import metric_drift
+from iwr.evals.quality.mutants import FUNCTIONAL, KINDS, VISUAL, make_mutants
+from iwr.evals.records.results import TaskResult
+from iwr.evals.judging.artifact import judge_artifact, judge_servers
+from iwr.graphs.judge import JudgeConfig
+from iwr.tasks.loader import Suite
 
 log = structlog.get_logger()
 MARGIN = 0.005  # a drop smaller than this is noise, not a detection

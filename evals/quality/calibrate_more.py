@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from evals.quality.equivalents import make_equivalent
-from evals.quality.mutants import KINDS
-from evals.quality.real_corpus import CorpusError, materialise, real_tasks, variant_site
-from tasks.loader import load_suite
+from iwr.evals.quality.equivalents import make_equivalent
+from iwr.evals.quality.mutants import KINDS
+from iwr.evals.quality.real_corpus import CorpusError, materialise, real_tasks, variant_site
+from iwr.tasks.loader import load_suite
 
 EQUIVALENT_IFS_MIN = 0.95  # an equivalent page below this IFS is a false negative
 MARGIN = 0.005  # a variant must score at least this much below its original

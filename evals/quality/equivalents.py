@@ -22,14 +22,14 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evals.quality.equiv import css as csslib
-from evals.quality.equiv import jsnames
-from evals.quality.equiv.attrs import rewrite as rewrite_attrs
-from evals.quality.equiv.collect import collect
-from evals.quality.equiv.colour import Palette
-from evals.quality.equiv.html import Element, find, new_element, parse, serialize
-from evals.quality.equiv.names import Renamer, translate_selector
-from evals.quality.equiv.structure import Restructurer, Styles
+from iwr.evals.quality.equiv import css as csslib
+from iwr.evals.quality.equiv import jsnames
+from iwr.evals.quality.equiv.attrs import rewrite as rewrite_attrs
+from iwr.evals.quality.equiv.collect import collect
+from iwr.evals.quality.equiv.colour import Palette
+from iwr.evals.quality.equiv.html import Element, find, new_element, parse, serialize
+from iwr.evals.quality.equiv.names import Renamer, translate_selector
+from iwr.evals.quality.equiv.structure import Restructurer, Styles
 
 __all__ = ["Equivalent", "make_equivalent", "translate_selector"]
 

@@ -11,7 +11,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tasks.defaults import PROJECT_ROOT
+from iwr.tasks.defaults import PROJECT_ROOT
 
 CORPUS = PROJECT_ROOT / "tests" / "hostile"
 SECRET = "IWR-SECRET: a file the judged page must never read"

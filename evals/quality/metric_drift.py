@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evals.judging.scoring import hvs, lvs
-from evals.records.results import TaskResult
-from graphs.pictures import PICTURE_SHARE
-from mcp_servers.metrics.compare import MetricModels, compare
+from iwr.evals.judging.scoring import hvs, lvs
+from iwr.evals.records.results import TaskResult
+from iwr.graphs.pictures import PICTURE_SHARE
+from iwr.mcp_servers.metrics.compare import MetricModels, compare
 
 
 def rescored(judgement: dict, models: MetricModels) -> tuple[float, float] | None:

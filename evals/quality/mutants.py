@@ -12,7 +12,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from tasks.loader import Task
+from iwr.tasks.loader import Task
 
 FUNCTIONAL = ("handler_removed", "state_broken", "wrong_value", "element_removed")
 VISUAL = ("styles_dropped", "layout_shifted", "assets_missing", "element_renamed")

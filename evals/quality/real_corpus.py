@@ -21,9 +21,9 @@ from pathlib import Path
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
-from evals.quality.forge import FORGE, ForgeError, fetch_commit, has_commit
-from tasks.defaults import PROJECT_ROOT
-from tasks.schema import Ours
+from iwr.evals.quality.forge import FORGE, ForgeError, fetch_commit, has_commit
+from iwr.tasks.defaults import PROJECT_ROOT
+from iwr.tasks.schema import Ours
 
 REAL_SUITE = PROJECT_ROOT / "tasks" / "real"
 # Where the apps' repositories are kept as <owner>+<name>/ (a snapshot's git directory, or the shallow

@@ -20,8 +20,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 
-from evals.quality.hostile_corpus import HostileCase, build_corpus
-from tasks.defaults import BUNDLED_SUITE, JUDGE_TIMEOUT_S
+from iwr.evals.quality.hostile_corpus import HostileCase, build_corpus
+from iwr.tasks.defaults import BUNDLED_SUITE, JUDGE_TIMEOUT_S
 
 CASE_TIMEOUT_S = JUDGE_TIMEOUT_S
 # Chromium's own background traffic (updates, sign-in, time); the pages in the corpus use other hosts.
@@ -144,9 +144,9 @@ def _verdict_ok(case: HostileCase, row: dict, limit_s: float) -> bool:
 async def _judge_group(group: list[HostileCase], task_of, metrics, sink: OutsideSink, work: Path, config,
                        timeout_s: float) -> list[dict]:
     """Judge cases that share one browser server (an isolation pair, or a single case)."""
-    from agents.toolbox import Toolbox, stdio_server
-    from evals.records.results import TaskResult
-    from evals.judging.artifact import judge_artifact
+    from iwr.agents.toolbox import Toolbox, stdio_server
+    from iwr.evals.records.results import TaskResult
+    from iwr.evals.judging.artifact import judge_artifact
 
     tmp = work / f"t-{group[0].name[:12]}"  # short: Chromium's socket paths live below it
     tmp.mkdir()
@@ -179,10 +179,10 @@ async def _judge_group(group: list[HostileCase], task_of, metrics, sink: Outside
 async def run_hostile(only: list[str] | None = None, profile: str = "offline", timeout_s: float = CASE_TIMEOUT_S,
                       on_row=None) -> dict:
     """Judge the corpus (or `only` these cases); returns {"cases": [...], "passed": N, "failed": N}."""
-    from agents.toolbox import Toolbox
-    from evals.judging.artifact import judge_servers
-    from graphs.judge import JudgeConfig
-    from tasks.loader import load_suite
+    from iwr.agents.toolbox import Toolbox
+    from iwr.evals.judging.artifact import judge_servers
+    from iwr.graphs.judge import JudgeConfig
+    from iwr.tasks.loader import load_suite
 
     suite = load_suite(BUNDLED_SUITE)
     config = JudgeConfig(profile=profile)

@@ -20,13 +20,13 @@ import httpx
 from PIL import Image
 from playwright.async_api import Error as PlaywrightError
 
-from mcp_servers.browser import actions
-from mcp_servers.browser.hub import BrowserHub, Session
-from mcp_servers.browser.page_scripts import DESCRIBE_ELEMENT
-from tasks import defaults
-from tasks.script import Script, ScriptAction, ScriptError, load_script
-from tasks.sheets import stitch
-from tasks.video import FrameTrack, draw_key, draw_options, draw_pointer, option_centre
+from iwr.mcp_servers.browser import actions
+from iwr.mcp_servers.browser.hub import BrowserHub, Session
+from iwr.mcp_servers.browser.page_scripts import DESCRIBE_ELEMENT
+from iwr.tasks import defaults
+from iwr.tasks.script import Script, ScriptAction, ScriptError, load_script
+from iwr.tasks.sheets import stitch
+from iwr.tasks.video import FrameTrack, draw_key, draw_options, draw_pointer, option_centre
 
 MEDIA_EXT = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".ico", ".bmp", ".mp4", ".webm"}
 OPTION_LABELS = "el => Array.from(el.options || []).map((o) => o.label)"

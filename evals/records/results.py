@@ -41,7 +41,7 @@ class TaskResult(BaseModel):
 
     def stamped(self) -> "TaskResult":
         """This result with the producer filled in, as every result file is written."""
-        from evals.records.provenance import producer
+        from iwr.evals.records.provenance import producer
 
         self.producer = producer(self.judge.get("browser"), self.backends)
         return self
@@ -99,7 +99,7 @@ class RunSummary(BaseModel):
 
 def run_summary(run_id: str, agent: str, keyed: list[tuple[int, TaskResult]]) -> RunSummary:
     """The summary of (epoch, result) pairs in order, stamped with the code and the judges' tools."""
-    from evals.records.provenance import producer
+    from iwr.evals.records.provenance import producer
 
     results = [r for _, r in keyed]
     browser = next((r.judge.get("browser") for r in results if r.judge.get("browser")), None)

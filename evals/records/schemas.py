@@ -7,7 +7,7 @@ from pathlib import Path
 
 import jsonschema
 
-from evals.records.results import SCHEMA_VERSION, RunSummary, TaskResult
+from iwr.evals.records.results import SCHEMA_VERSION, RunSummary, TaskResult
 
 FOLDER = Path(__file__).resolve().parent / "schemas"
 MODELS = {"result": TaskResult, "summary": RunSummary}

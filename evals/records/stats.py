@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from evals.records.results import COUNTED, STATUSES
+from iwr.evals.records.results import COUNTED, STATUSES
 
 METRICS = ("final", "ifs", "vfs", "lvs", "hvs")
 KEYS = {"domain": "domain", "sub_domain": "sub_domain", "interaction": "interaction_complexity",

@@ -10,7 +10,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from evals.records.results import TaskResult
+from iwr.evals.records.results import TaskResult
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (

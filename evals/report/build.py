@@ -12,13 +12,13 @@ from pathlib import Path
 
 from PIL import Image
 
-from evals.report import pages
-from evals.report.plots import Series, color, histogram_svg, line_svg, scatter_svg
-from evals.records.export import natural_order
-from evals.report.runs import BREAKDOWNS, Run, load_run, slug
-from evals.report.agent_log import agent_context
-from evals.report.trajectory import trajectory_context
-from evals.records.stats import METRICS, breakdown, dollars, paired_difference, paper_table, pct, summarise, turn_curve
+from iwr.evals.report import pages
+from iwr.evals.report.plots import Series, color, histogram_svg, line_svg, scatter_svg
+from iwr.evals.records.export import natural_order
+from iwr.evals.report.runs import BREAKDOWNS, Run, load_run, slug
+from iwr.evals.report.agent_log import agent_context
+from iwr.evals.report.trajectory import trajectory_context
+from iwr.evals.records.stats import METRICS, breakdown, dollars, paired_difference, paper_table, pct, summarise, turn_curve
 
 MAX_WIDTH = 640
 
@@ -64,7 +64,7 @@ class Media:
 
     def frames(self, video: Path | None, stem: str, count: int = 12) -> list[tuple[float, str]]:
         """A strip of sampled video frames as (seconds, relative JPEG path)."""
-        from tasks.frames import sample_frames
+        from iwr.tasks.frames import sample_frames
 
         if video is None or not video.is_file():
             return []

@@ -6,12 +6,12 @@ import time
 from html import escape
 from typing import Any
 
-from evals.report.plots import color
-from evals.report.agent_log import agent_html
-from evals.report.trajectory import trajectory_html
-from evals.records.results import COUNTED
-from evals.records.stats import METRICS, STATUSES, dollars, pct
-from evals.report.runs import BREAKDOWNS, Run
+from iwr.evals.report.plots import color
+from iwr.evals.report.agent_log import agent_html
+from iwr.evals.report.trajectory import trajectory_html
+from iwr.evals.records.results import COUNTED
+from iwr.evals.records.stats import METRICS, STATUSES, dollars, pct
+from iwr.evals.report.runs import BREAKDOWNS, Run
 
 FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
            'fill="#1e3a8a"/><path d="M4 11V5h2v6zm3 0 1-6h2l1 6h-1.6l-.4-3-.4 3z" fill="#fff"/></svg>')

@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evals.records.export import result_files
-from tasks.loader import Suite, Task, load_suite
+from iwr.evals.records.export import result_files
+from iwr.tasks.loader import Suite, Task, load_suite
 
 BREAKDOWNS = {"interaction": "Interaction level", "visual": "Visual level", "domain": "Domain"}
 

@@ -10,7 +10,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from evals.records.stats import dollars, pct
+from iwr.evals.records.stats import dollars, pct
 
 
 def _short(v: Any, n: int) -> str:

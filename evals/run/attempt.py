@@ -8,17 +8,17 @@ import time
 
 import structlog
 
-from agents.coder import CoderJob, NoReference
-from agents.models import ModelFailure, ModelUnavailable
-from agents.toolbox import InfrastructureError, Toolbox
-from evals.judging.artifact import score_drafts
-from evals.judging.blame import judge_blaming
-from evals.records.results import TaskResult
-from evals.records.store import Store
-from evals.run.coders import coder_named
-from evals.run.config import RunConfig, task_dir
-from evals.run.logs import task_logger
-from tasks.loader import Task
+from iwr.agents.coder import CoderJob, NoReference
+from iwr.agents.models import ModelFailure, ModelUnavailable
+from iwr.agents.toolbox import InfrastructureError, Toolbox
+from iwr.evals.judging.artifact import score_drafts
+from iwr.evals.judging.blame import judge_blaming
+from iwr.evals.records.results import TaskResult
+from iwr.evals.records.store import Store
+from iwr.evals.run.coders import coder_named
+from iwr.evals.run.config import RunConfig, task_dir
+from iwr.evals.run.logs import task_logger
+from iwr.tasks.loader import Task
 
 log = structlog.get_logger()
 

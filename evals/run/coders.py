@@ -2,11 +2,11 @@
 its own with `register_coder` (anything with `name`, `needs_model` and `async make(job)`)."""
 from __future__ import annotations
 
-from agents.baselines import Blank, Oracle, Static
-from agents.coder import Coder
-from graphs.iterative_coder import Iterative
-from graphs.single_shot import SingleShot
-from tasks.registry import Registry
+from iwr.agents.baselines import Blank, Oracle, Static
+from iwr.agents.coder import Coder
+from iwr.graphs.iterative_coder import Iterative
+from iwr.graphs.single_shot import SingleShot
+from iwr.tasks.registry import Registry
 
 CODERS: Registry[Coder] = Registry("agent")
 
@@ -19,8 +19,8 @@ def register_coder(coder: Coder) -> Coder:
 def coder_named(name: str, sandbox: str = "bwrap", expose: list | None = None) -> Coder:
     """The coder called `name`, an outside agent (`cmd:<template>` or a preset such as claude-code, run
     in `sandbox` with `expose` readable), or ValueError listing the known ones."""
-    from evals.workspace.command_coder import command_coder
-    from evals.workspace.agent_presets import PRESETS
+    from iwr.evals.workspace.command_coder import command_coder
+    from iwr.evals.workspace.agent_presets import PRESETS
 
     outside = command_coder(name, sandbox, expose)
     if outside is not None:

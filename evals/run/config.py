@@ -5,11 +5,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agents.coder import Budget
-from agents.models import ModelConfig
-from graphs.judge import JudgeConfig
-from tasks.defaults import RUNS_DIR
-from tasks.loader import Suite, Task
+from iwr.agents.coder import Budget
+from iwr.agents.models import ModelConfig
+from iwr.graphs.judge import JudgeConfig
+from iwr.tasks.defaults import RUNS_DIR
+from iwr.tasks.loader import Suite, Task
 
 
 @dataclass

@@ -17,14 +17,14 @@ import threading
 
 import structlog
 
-from agents.toolbox import Toolbox, stdio_server
-from evals.judging.artifact import judge_servers
-from evals.judging.cache import with_cache
-from evals.records.results import TaskResult
-from evals.records.store import Store
-from evals.run.attempt import attempt, record
-from evals.run.config import RunConfig
-from tasks.loader import Task
+from iwr.agents.toolbox import Toolbox, stdio_server
+from iwr.evals.judging.artifact import judge_servers
+from iwr.evals.judging.cache import with_cache
+from iwr.evals.records.results import TaskResult
+from iwr.evals.records.store import Store
+from iwr.evals.run.attempt import attempt, record
+from iwr.evals.run.config import RunConfig
+from iwr.tasks.loader import Task
 
 log = structlog.get_logger()
 

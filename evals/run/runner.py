@@ -8,15 +8,16 @@ import shutil
 
 import structlog
 
-from agents.toolbox import Toolbox
-from evals.judging.artifact import judge_servers
-from evals.judging.cache import with_cache
-from evals.records.results import TaskResult, run_summary
-from evals.records.store import Store
-from evals.run.attempt import attempt, record
-from evals.run.coders import coder_named
-from evals.run.config import RunConfig, task_dir
-from tasks.loader import Task
+from iwr.agents.toolbox import Toolbox
+from iwr.evals.judging.artifact import judge_servers
+from iwr.evals.judging.cache import with_cache
+from iwr.evals.records.results import TaskResult, run_summary
+from iwr.evals.records.store import Store
+from iwr.evals.run.attempt import attempt, record
+from iwr.evals.run.coders import coder_named
+from iwr.evals.run.config import RunConfig, task_dir
+from iwr.evals.run.preflight import judge_problems
+from iwr.tasks.loader import Task
 
 EXECUTORS = ("local", "ray")
 log = structlog.get_logger()
@@ -51,6 +52,9 @@ def _todo(cfg: RunConfig, tasks: list[Task]) -> tuple[list[tuple[Task, int]], di
 async def run(cfg: RunConfig) -> list[TaskResult]:
     """Run every selected task (and epoch) with bounded concurrency; finished ones are never redone."""
     check(cfg)
+    problems = await judge_problems(cfg.judge)
+    if problems:  # before any coder starts: a run the judge cannot score would be money spent for nothing
+        raise ValueError("the judge cannot score this run: " + "; ".join(problems))
     cfg.run_dir.mkdir(parents=True, exist_ok=True)
     run_json = {"run_id": cfg.run_id, "agent": cfg.agent, "suite": str(cfg.suite.root),
                 "model": cfg.model.model_dump() if cfg.model else None, "judge": cfg.judge.model_dump(),
@@ -65,7 +69,7 @@ async def run(cfg: RunConfig) -> list[TaskResult]:
         store.add_result(cfg.run_id, r, epoch)
     try:
         if todo and cfg.executor == "ray":
-            from evals.run.ray_executor import run_on_ray  # Ray is an optional extra
+            from iwr.evals.run.ray_executor import run_on_ray  # Ray is an optional extra
 
             await run_on_ray(cfg, todo, results, store)
         elif todo:

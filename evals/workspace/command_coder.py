@@ -18,14 +18,14 @@ import signal
 import time
 from pathlib import Path
 
-from agents.coder import CoderJob, CoderOutput
-from agents.toolbox import InfrastructureError
-from evals.workspace.agent_presets import PRESETS, Preset
-from evals.workspace.agent_usage import usage_from_output
-from evals.workspace.prepare import prepare
-from evals.workspace.public import public_copy
-from evals.workspace.sandbox import Sandbox, SandboxUnavailable, unsandboxed_env
-from tasks.marker import state_dir
+from iwr.agents.coder import CoderJob, CoderOutput
+from iwr.agents.toolbox import InfrastructureError
+from iwr.evals.workspace.agent_presets import PRESETS, Preset
+from iwr.evals.workspace.agent_usage import usage_from_output
+from iwr.evals.workspace.prepare import prepare
+from iwr.evals.workspace.public import public_copy
+from iwr.evals.workspace.sandbox import Sandbox, SandboxUnavailable, unsandboxed_env
+from iwr.tasks.marker import state_dir
 
 SANDBOXES = ("bwrap", "none")
 NOT_STARTED = (126, 127)  # the shell's "not executable" and "not found"

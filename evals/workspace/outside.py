@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.toolbox import Toolbox
-from evals.judging.artifact import judge_servers
-from evals.judging.blame import judge_blaming
-from evals.records.results import TaskResult
-from graphs.judge import JudgeConfig
-from tasks.marker import Workspace
+from iwr.agents.toolbox import Toolbox
+from iwr.evals.judging.artifact import judge_servers
+from iwr.evals.judging.blame import judge_blaming
+from iwr.evals.records.results import TaskResult
+from iwr.graphs.judge import JudgeConfig
+from iwr.tasks.marker import Workspace
 
 
 async def judge_folder(ws: Workspace, config: JudgeConfig | None = None) -> TaskResult:

@@ -7,10 +7,10 @@ import shutil
 import sys
 from pathlib import Path
 
-from agents.messages import prompt
-from tasks.frames import sample_frames
-from tasks.loader import Task
-from tasks.marker import write_marker
+from iwr.agents.messages import prompt
+from iwr.tasks.frames import sample_frames
+from iwr.tasks.loader import Task
+from iwr.tasks.marker import write_marker
 
 
 def mcp_config(folder: Path, task: Task, assets_suite: Path | None = None) -> dict:
@@ -19,7 +19,7 @@ def mcp_config(folder: Path, task: Task, assets_suite: Path | None = None) -> di
     py = sys.executable
 
     def server(*args: str) -> dict:
-        return {"command": py, "args": ["-m", "mcp_servers", *args]}
+        return {"command": py, "args": ["-m", "iwr.mcp_servers", *args]}
 
     # Each server is confined to what a coder may see: the browser serves only this folder, the
     # assets server shows only this task without its hints, and metrics read only this folder.

@@ -7,7 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
-from tasks.loader import Task
+from iwr.tasks.loader import Task
 
 
 def public_record(task: Task) -> dict:

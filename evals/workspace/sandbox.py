@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CODE = ("agents", "graphs", "mcp_servers", "evals", "tasks", "pyproject.toml")
+CODE = ("iwr", "agents", "graphs", "mcp_servers", "evals", "tasks", "pyproject.toml", "setup.py")
 SYSTEM = ("/usr", "/etc", "/opt", "/var/cache/fontconfig")
 LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 KEPT_ENV_PREFIXES = ("IWR_",)  # the operator's iwr settings stay outside

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from tasks.frames import frame_at, frame_times, keyframes, video_duration
-from tasks.loader import Suite, Task
+from iwr.tasks.frames import frame_at, frame_times, keyframes, video_duration
+from iwr.tasks.loader import Suite, Task
 
 MAX_SIDE = 1024
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import anyio
 from mcp.server.mcpserver import Image, MCPServer
 
-from mcp_servers.assets import core
-from mcp_servers.common import READ_ONLY, mapped_errors
-from tasks.loader import TaskFileError, load_suite
+from iwr.mcp_servers.assets import core
+from iwr.mcp_servers.common import READ_ONLY, mapped_errors
+from iwr.tasks.loader import TaskFileError, load_suite
 
 errors = mapped_errors((core.AssetError, TaskFileError), (OSError,))
 

@@ -12,14 +12,14 @@ from pathlib import Path
 import anyio
 from mcp.server.mcpserver import Image, MCPServer
 
-from mcp_servers.assets import core
-from mcp_servers.common import ACTS, READ_ONLY, mapped_errors
-from mcp_servers.workspace.core import Workspace, WorkspaceError
-from tasks.defaults import JUDGE_PROCESS_TIMEOUT_S
-from tasks.frames import sample_frames
-from tasks.instruction import PLACEHOLDER, instruction
-from tasks.loader import TaskFileError, load_suite
-from tasks.marker import write_marker
+from iwr.mcp_servers.assets import core
+from iwr.mcp_servers.common import ACTS, READ_ONLY, mapped_errors
+from iwr.mcp_servers.workspace.core import Workspace, WorkspaceError
+from iwr.tasks.defaults import JUDGE_PROCESS_TIMEOUT_S
+from iwr.tasks.frames import sample_frames
+from iwr.tasks.instruction import PLACEHOLDER, instruction
+from iwr.tasks.loader import TaskFileError, load_suite
+from iwr.tasks.marker import write_marker
 
 errors = mapped_errors((core.AssetError, WorkspaceError, TaskFileError), (OSError, RuntimeError))
 
@@ -93,7 +93,7 @@ def build_server(tasks: Path, root: Path, feedback: str = "scores") -> MCPServer
         if not (d / "index.html").is_file():
             raise WorkspaceError(f"nothing submitted for task {task_id} yet; call submit first")
         with anyio.fail_after(JUDGE_PROCESS_TIMEOUT_S):
-            proc = await anyio.run_process([sys.executable, "-m", "evals.cli", "judge", str(d), "--json"], check=False)
+            proc = await anyio.run_process([sys.executable, "-m", "iwr.evals.cli", "judge", str(d), "--json"], check=False)
         if proc.returncode != 0:
             raise RuntimeError(f"judge failed: {proc.stderr.decode(errors='replace')[-600:]}")
         return feedback_of(json.loads(proc.stdout), feedback)

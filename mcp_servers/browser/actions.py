@@ -10,15 +10,15 @@ from PIL import Image
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from mcp_servers.browser import ink, veil, world
-from mcp_servers.browser.canvas_feeds import fed_event
-from mcp_servers.browser.hub import BrowserFault, Session, SessionError
-from mcp_servers.browser.page_observe import OBSERVE, RASTERS
-from mcp_servers.browser.page_scripts import CLEAR_TARGET, KEEP_REFS, OPTION_LABELS, PAGE_STATE, POINT_OF, RUN_CHECKS, \
+from iwr.mcp_servers.browser import ink, veil, world
+from iwr.mcp_servers.browser.canvas_feeds import fed_event
+from iwr.mcp_servers.browser.hub import BrowserFault, Session, SessionError
+from iwr.mcp_servers.browser.page_observe import OBSERVE, RASTERS
+from iwr.mcp_servers.browser.page_scripts import CLEAR_TARGET, KEEP_REFS, OPTION_LABELS, PAGE_STATE, POINT_OF, RUN_CHECKS, \
     SET_OPTION
-from mcp_servers.browser.capture import settled_png
-from mcp_servers.browser.settle import settle_page
-from mcp_servers.imaging import cell_share, changed
+from iwr.mcp_servers.browser.capture import settled_png
+from iwr.mcp_servers.browser.settle import settle_page
+from iwr.mcp_servers.imaging import cell_share, changed
 
 SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,80}$")
 
@@ -309,7 +309,7 @@ async def snapshot(s: Session, max_chars: int = 8000) -> dict:
 async def freeze(s: Session) -> dict:
     """Stop the page's clock, its timers and animation frames (disguise.py) and its CSS/Web animations,
     for screenshots that do not move."""
-    from mcp_servers.browser.disguise import FREEZE, freeze_event
+    from iwr.mcp_servers.browser.disguise import FREEZE, freeze_event
 
     await _in_world(s, FREEZE, freeze_event(s.token), 10, "freeze")
     cdp = await s.context.new_cdp_session(s.page)

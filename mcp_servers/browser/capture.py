@@ -15,9 +15,9 @@ import time
 
 from playwright.async_api import Error as PlaywrightError
 
-from mcp_servers.browser.inspector import CARET, lay
-from mcp_servers.browser.settle import ACTIVITY_API, MAX_S, QUIET_S, probe, quiet, settle_page
-from mcp_servers.browser.world import cdp_of
+from iwr.mcp_servers.browser.inspector import CARET, lay
+from iwr.mcp_servers.browser.settle import ACTIVITY_API, MAX_S, QUIET_S, probe, quiet, settle_page
+from iwr.mcp_servers.browser.world import cdp_of
 
 PREPARE = f"() => {ACTIVITY_API.strip()}.prepare()"
 RESTORE = f"() => {ACTIVITY_API.strip()}.restore()"

@@ -32,7 +32,7 @@ import datetime as dt
 import json
 import time
 
-from mcp_servers.browser.canvas_feeds import FEEDS, blob_event, fed_event
+from iwr.mcp_servers.browser.canvas_feeds import FEEDS, blob_event, fed_event
 
 
 def clock_offset_ms(clock: str | None) -> int:

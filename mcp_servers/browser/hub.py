@@ -15,11 +15,11 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Browser, BrowserContext, Page, Playwright, Route, async_playwright
 
-from mcp_servers.browser.launch import ALWAYS_ALLOWED_SCHEMES, CHROMIUM_ARGS, chromium_path, is_loopback_url, kill_renderers
-from mcp_servers.browser.disguise import clock_offset_ms, disguise_script
-from mcp_servers.browser.settle import watch_activity
-from mcp_servers.browser.static_site import StaticSite
-from tasks import defaults
+from iwr.mcp_servers.browser.launch import ALWAYS_ALLOWED_SCHEMES, CHROMIUM_ARGS, chromium_path, is_loopback_url, kill_renderers
+from iwr.mcp_servers.browser.disguise import clock_offset_ms, disguise_script
+from iwr.mcp_servers.browser.settle import watch_activity
+from iwr.mcp_servers.browser.static_site import StaticSite
+from iwr.tasks import defaults
 
 
 def _sweep_orphans() -> None:

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcp_servers.browser import world
-from mcp_servers.browser.settle import ACTIVITY
-from mcp_servers.browser.veil import with_and_without
-from mcp_servers.imaging import changed
+from iwr.mcp_servers.browser import world
+from iwr.mcp_servers.browser.settle import ACTIVITY
+from iwr.mcp_servers.browser.veil import with_and_without
+from iwr.mcp_servers.imaging import changed
 
 # What takes a text's ink away and nothing else; a background clipped to the text is ink too, and
 # unclipped (only where it was clipped: a field's own background clip is no ink) it stops being the words.

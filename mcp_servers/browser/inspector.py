@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from playwright.async_api import Error as PlaywrightError
 
-from mcp_servers.browser import world
+from iwr.mcp_servers.browser import world
 
 CARET = "* { caret-color: transparent !important; }\n"
 

@@ -74,7 +74,7 @@ def kill_renderers(tag: str, everything: bool = False) -> int:
     import signal
     from pathlib import Path
 
-    from mcp_servers.browser.procs import descendants
+    from iwr.mcp_servers.browser.procs import descendants
 
     cmdlines = {}
     for d in Path("/proc").iterdir():

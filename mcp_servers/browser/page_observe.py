@@ -6,7 +6,7 @@ the browser server, which decides. Below the fold its styles decide: painted, an
 another element (a hit test). Nothing here changes the page.
 """
 
-from mcp_servers.browser.ink import INK_FNS
+from iwr.mcp_servers.browser.ink import INK_FNS
 
 # Helpers shared by the scripts below: painted(el), uncovered(el), holders(), regionOf(el), colours.
 SEEING_FNS = """

@@ -5,8 +5,8 @@ seeded Math.random and the clock, which the page's own world needs, are disguise
 changes the DOM except CLEAR_TARGET and SET_OPTION, which do what a person's keys and picks do.
 """
 
-from mcp_servers.browser.ink import INK_FNS
-from mcp_servers.browser.page_observe import SEEING_FNS, TEXT_ANCHORS
+from iwr.mcp_servers.browser.ink import INK_FNS
+from iwr.mcp_servers.browser.page_observe import SEEING_FNS, TEXT_ANCHORS
 
 # How the browser names an element, for the judge's element list and the recorder's target hints
 # alike: a role (explicit or implied by the tag) and an accessible-style name.

@@ -8,11 +8,11 @@ from typing import Any, Literal
 from mcp.server.mcpserver import Context, Image, MCPServer
 from pydantic import BaseModel
 
-from mcp_servers.browser import actions
-from mcp_servers.browser.hub import BrowserFault, BrowserHub, SessionError
-from mcp_servers.common import ACTS, DESTRUCTIVE, READ_ONLY, mapped_errors
-from mcp_servers.imaging import image_size, model_view
-from tasks import defaults
+from iwr.mcp_servers.browser import actions
+from iwr.mcp_servers.browser.hub import BrowserFault, BrowserHub, SessionError
+from iwr.mcp_servers.common import ACTS, DESTRUCTIVE, READ_ONLY, mapped_errors
+from iwr.mcp_servers.imaging import image_size, model_view
+from iwr.tasks import defaults
 
 errors = mapped_errors((SessionError, actions.ActionFailed, ValueError), (BrowserFault,))
 

@@ -14,7 +14,7 @@ import time
 from playwright.async_api import BrowserContext
 from playwright.async_api import Error as PlaywrightError
 
-from mcp_servers.browser import world
+from iwr.mcp_servers.browser import world
 
 # Runs in the judge's isolated world (world.py), installed by the first probe of each document:
 # counts DOM mutations and scroll events, and prepares screenshots as Playwright's

@@ -11,9 +11,9 @@ import io
 import numpy as np
 from PIL import Image
 
-from mcp_servers.browser import world
-from mcp_servers.browser.inspector import CARET, lay
-from mcp_servers.browser.capture import PREPARE, RESTORE
+from iwr.mcp_servers.browser import world
+from iwr.mcp_servers.browser.inspector import CARET, lay
+from iwr.mcp_servers.browser.capture import PREPARE, RESTORE
 
 
 

@@ -15,7 +15,7 @@ from typing import Literal
 import numpy as np
 from PIL import Image
 
-from tasks.registry import Registry
+from iwr.tasks.registry import Registry
 
 from .features import DinoModel, Features, FeatureModel
 from .images import ImageLike, load_rgb, to_common_size

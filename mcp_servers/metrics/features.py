@@ -1,4 +1,4 @@
-"""Deep-feature similarity: EfficientNet-Lite0 (bundled weights) and optional local DINOv2."""
+"""Deep-feature similarity: EfficientNet-Lite0 (bundled weights) and DINOv2 (Hub id or local folder)."""
 
 from __future__ import annotations
 
@@ -22,10 +22,14 @@ from .images import ImageLike, load_rgb
 from .values import MetricUnavailable, MetricValue
 
 INPUT_SIZE = 224
-DINO_ENV = "IWR_DINOV2_PATH"
+DINO_ENV = "IWR_DINOV2_PATH"  # a local folder: overrides the Hub
+DINO_ID_ENV = "IWR_DINOV2_ID"
+DINO_ID = "facebook/dinov2-base"
+DINO_FILES = ["config.json", "*.safetensors", "preprocessor_config.json"]
 DINO_HINT = (
-    f"set {DINO_ENV} (or pass a path) to a folder holding facebook/dinov2-base saved with "
-    "save_pretrained (config.json, model.safetensors and preprocessor_config.json)"
+    f"DINOv2 comes from the Hugging Face Hub as {DINO_ID} (${DINO_ID_ENV} names another) into the Hub cache, once; "
+    f"without the Hub, set {DINO_ENV} (or pass a path) to a folder holding it saved with save_pretrained "
+    "(config.json, model.safetensors and preprocessor_config.json)"
 )
 
 
@@ -135,18 +139,35 @@ class FeatureModel:
 
 
 def dino_path(path: str | Path | None = None) -> Path:
-    """Resolve and check the local DINOv2 folder from the argument or IWR_DINOV2_PATH."""
+    """The DINOv2 folder: `path` or $IWR_DINOV2_PATH, a local folder, overrides; else the Hub id
+    ($IWR_DINOV2_ID, default facebook/dinov2-base) through the Hub cache (fetched once, then read
+    from the cache even without a network)."""
     raw = str(path) if path else os.environ.get(DINO_ENV, "")
     if not raw:
-        raise MetricUnavailable(f"DINOv2 is not configured: {DINO_HINT}")
+        return _from_hub(os.environ.get(DINO_ID_ENV) or DINO_ID)
     folder = Path(raw).expanduser()
     if not (folder / "config.json").is_file():
         raise MetricUnavailable(f"no DINOv2 model at {folder} (config.json missing): {DINO_HINT}")
     return folder
 
 
+def _from_hub(repo: str) -> Path:
+    from huggingface_hub import snapshot_download
+
+    from iwr.tasks.hub import endpoint, hub_cache
+
+    try:
+        folder = Path(snapshot_download(repo, allow_patterns=DINO_FILES, endpoint=endpoint(), cache_dir=hub_cache()))
+    except Exception as e:  # noqa: BLE001 - the Hub client's HTTP, cache and not-found errors alike
+        raise MetricUnavailable(f"cannot get DINOv2 {repo} from the Hub at {endpoint()} "
+                                f"({type(e).__name__}: {(str(e) or '-').splitlines()[0]}): {DINO_HINT}") from e
+    if not (folder / "config.json").is_file():
+        raise MetricUnavailable(f"{repo} on the Hub holds no config.json: {DINO_HINT}")
+    return folder
+
+
 class DinoModel:
-    """DINOv2 loaded only from a local folder; CLS-token cosine similarity."""
+    """DINOv2 from a local folder or the Hub cache; CLS-token cosine similarity."""
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = dino_path(path)
@@ -157,6 +178,7 @@ class DinoModel:
             raise MetricUnavailable('DINOv2 needs transformers: pip install "transformers>=5,<6"') from exc
         self.processor: Any = AutoImageProcessor.from_pretrained(self.path, local_files_only=True)
         self.model: Any = AutoModel.from_pretrained(self.path, local_files_only=True).eval()
+        # A Hub snapshot's folder is named by its commit, a local folder by the user.
         self.version = f"{self.path.name};transformers={transformers.__version__};torch={torch.__version__}"
 
     def embed(self, img: ImageLike) -> np.ndarray:

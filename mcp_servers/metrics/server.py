@@ -11,8 +11,8 @@ from pathlib import Path
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 
-from mcp_servers.common import READ_ONLY, mapped_errors
-from mcp_servers.metrics.values import MetricUnavailable
+from iwr.mcp_servers.common import READ_ONLY, mapped_errors
+from iwr.mcp_servers.metrics.values import MetricUnavailable
 
 errors = mapped_errors((ValueError, FileNotFoundError, PermissionError), (MetricUnavailable, RuntimeError, OSError))
 
@@ -41,8 +41,8 @@ class Loading:
 
     def _load(self, store: Path | None, preload: bool) -> None:
         try:
-            from mcp_servers.metrics import locate  # noqa: F401  (imported here, not on the first request)
-            from mcp_servers.metrics.compare import MetricModels
+            from iwr.mcp_servers.metrics import locate  # noqa: F401  (imported here, not on the first request)
+            from iwr.mcp_servers.metrics.compare import MetricModels
 
             models = MetricModels(store=store)
             if preload:
@@ -77,7 +77,7 @@ def build_server(allowed_roots: list[Path] | None = None, preload: bool = True, 
         names = metrics or ["ocr", "feature", "ssim", "structural"]
         ref, cand = confined(reference, roots), confined(candidate, roots)
         models = await ctx.request_context.lifespan_context.models()
-        from mcp_servers.metrics.compare import compare as compare_images
+        from iwr.mcp_servers.metrics.compare import compare as compare_images
 
         values = await anyio.to_thread.run_sync(lambda: compare_images(ref, cand, names, models, floor=floor))
         return {k: v.model_dump() for k, v in values.items()}
@@ -88,8 +88,8 @@ def build_server(allowed_roots: list[Path] | None = None, preload: bool = True, 
         """Text read from an image by OCR (Tesseract), cut to max_chars; with box [x, y, width, height],
         from that part of the image only."""
         await ctx.request_context.lifespan_context.models()
-        from mcp_servers.metrics.images import load_rgb
-        from mcp_servers.metrics.ocr import ocr_text
+        from iwr.mcp_servers.metrics.images import load_rgb
+        from iwr.mcp_servers.metrics.ocr import ocr_text
 
         path = confined(image, roots)
         if box is not None and (len(box) != 4 or box[2] <= 0 or box[3] <= 0):
@@ -115,7 +115,7 @@ def build_server(allowed_roots: list[Path] | None = None, preload: bool = True, 
         """Where a small picture (e.g. a recorded target's crop) best matches on a screenshot: x, y, width, height, score."""
         tpl, img = confined(template, roots), confined(image, roots)
         await ctx.request_context.lifespan_context.models()
-        from mcp_servers.metrics.locate import locate as locate_template
+        from iwr.mcp_servers.metrics.locate import locate as locate_template
 
         return await anyio.to_thread.run_sync(lambda: locate_template(tpl, img))
 
@@ -123,7 +123,7 @@ def build_server(allowed_roots: list[Path] | None = None, preload: bool = True, 
     async def list_metrics(ctx: Context) -> list[str]:
         """Names of the metrics `compare` accepts."""
         await ctx.request_context.lifespan_context.models()
-        from mcp_servers.metrics.compare import METRICS
+        from iwr.mcp_servers.metrics.compare import METRICS
 
         return list(METRICS)
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 from mcp.server.mcpserver import Context, Image, MCPServer
 
-from mcp_servers.browser import actions
-from mcp_servers.browser.hub import BrowserFault, BrowserHub, SessionError
-from mcp_servers.common import ACTS, DESTRUCTIVE, READ_ONLY, mapped_errors
-from mcp_servers.imaging import model_view
-from mcp_servers.workspace.core import Workspace, WorkspaceError
+from iwr.mcp_servers.browser import actions
+from iwr.mcp_servers.browser.hub import BrowserFault, BrowserHub, SessionError
+from iwr.mcp_servers.common import ACTS, DESTRUCTIVE, READ_ONLY, mapped_errors
+from iwr.mcp_servers.imaging import model_view
+from iwr.mcp_servers.workspace.core import Workspace, WorkspaceError
 
 errors = mapped_errors((WorkspaceError, SessionError, actions.ActionFailed), (BrowserFault, OSError))
 

@@ -6,9 +6,9 @@ import html
 
 import numpy as np
 
-from agents.coder import CoderJob, CoderOutput
-from evals.api import register_coder, register_metric
-from mcp_servers.metrics.values import MetricValue
+from iwr.agents.coder import CoderJob, CoderOutput
+from iwr import register_coder, register_metric
+from iwr.mcp_servers.metrics.values import MetricValue
 
 
 class TitleOnly:

@@ -21,8 +21,8 @@ from typing import Any
 
 from mcp.client.stdio import StdioServerParameters
 
-from agents.toolbox import InfrastructureError, Toolbox, ToolCallError
-from evals.quality.cheats.hidden import Hidden
+from iwr.agents.toolbox import InfrastructureError, Toolbox, ToolCallError
+from iwr.evals.quality.cheats.hidden import Hidden
 
 # Runs in a page: fetch a URL, and hand back its status, a digest of its bytes and its start as text.
 FETCH = """(async () => { try {

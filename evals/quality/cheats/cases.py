@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from evals.quality.cheats import links, pages, pictures_cases, reading, steering
-from evals.quality.cheats.agent import OutsideAgent
+from iwr.evals.quality.cheats import links, pages, pictures_cases, reading, steering
+from iwr.evals.quality.cheats.agent import OutsideAgent
 
 # Bundled tasks with several actions whose first action has an assertion (so a target that merely
 # exists earns nothing); their first actions are a Click, a Type and a Press.

@@ -14,12 +14,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from evals.quality.cheats.agent import LoopbackServer
-from evals.quality.cheats.cases import select
-from evals.quality.cheats.harness import HINTS, McpEdit, blank_judgements, run_case, unmeasured
-from tasks.defaults import BUNDLED_SUITE
-from tasks.loader import load_suite
-from tasks.marker import STATE_ENV
+from iwr.evals.quality.cheats.agent import LoopbackServer
+from iwr.evals.quality.cheats.cases import select
+from iwr.evals.quality.cheats.harness import HINTS, McpEdit, blank_judgements, run_case, unmeasured
+from iwr.tasks.defaults import BUNDLED_SUITE
+from iwr.tasks.loader import load_suite
+from iwr.tasks.marker import STATE_ENV
 
 
 async def run_cheats(names: list[str] | None = None, on_row: Callable[[dict], None] | None = None,

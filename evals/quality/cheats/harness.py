@@ -18,14 +18,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from evals.quality.cheats.agent import Layout, OutsideAgent
-from evals.quality.cheats.cases import Case
-from evals.quality.cheats.hidden import hidden_of
-from evals.quality.cheats.pages import BLANK
-from evals.records.results import COUNTED
-from evals.workspace.prepare import prepare
-from tasks.defaults import JUDGE_PROCESS_TIMEOUT_S
-from tasks.loader import Suite, Task
+from iwr.evals.quality.cheats.agent import Layout, OutsideAgent
+from iwr.evals.quality.cheats.cases import Case
+from iwr.evals.quality.cheats.hidden import hidden_of
+from iwr.evals.quality.cheats.pages import BLANK
+from iwr.evals.records.results import COUNTED
+from iwr.evals.workspace.prepare import prepare
+from iwr.tasks.defaults import JUDGE_PROCESS_TIMEOUT_S
+from iwr.tasks.loader import Suite, Task
 
 MARGIN = 0.05  # a cheat may land this far above the blank page before it counts
 HINTS = ("on", "off")  # every case is judged under both
@@ -55,7 +55,7 @@ async def judge_as_operator(folder: Path, cwd: Path, *extra: str, hints: str = "
     there is none (`refused`: it exited 2 without judging; `judge_timeout`; `no_judgement`)."""
     t0 = time.monotonic()
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "evals.cli", "judge", str(folder), "--json", "--hints", hints, *extra, cwd=cwd,
+        sys.executable, "-m", "iwr.evals.cli", "judge", str(folder), "--json", "--hints", hints, *extra, cwd=cwd,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True)
     try:
         out, err = await asyncio.wait_for(proc.communicate(), JUDGE_PROCESS_TIMEOUT_S)

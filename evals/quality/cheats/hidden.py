@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tasks.loader import Suite, Task
+from iwr.tasks.loader import Suite, Task
 
 MIN_TEXT = 8  # shorter check texts match too much by chance
 MIN_SELECTOR = 5  # '#title' is distinctive; 'Save' is not

@@ -2,7 +2,7 @@
 target, and a judge that followed one would judge the reference in the agent's place."""
 from __future__ import annotations
 
-from evals.quality.cheats.agent import OutsideAgent
+from iwr.evals.quality.cheats.agent import OutsideAgent
 
 # Goes, on the judge's own origin, to the reference behind the link `site`.
 REDIRECT = "<!doctype html><meta charset='utf-8'><script>location.replace('site/%s');</script>"

@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from evals.quality.cheats.agent import OutsideAgent
-from evals.quality.cheats.pages import words_of
-from evals.quality.cheats.pictures_pages import Box, Recording, Target, Text, page
+from iwr.evals.quality.cheats.agent import OutsideAgent
+from iwr.evals.quality.cheats.pages import words_of
+from iwr.evals.quality.cheats.pictures_pages import Box, Recording, Target, Text, page
 
 MIN_CONFIDENCE = 30  # Tesseract's word confidence below which a "word" is mostly noise
 CELL = 8  # px: the grid the colour trick looks for flat, one-colour places on

@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 from urllib.parse import quote
 
-from evals.quality.cheats.agent import OutsideAgent
-from evals.quality.cheats.pages import BLANK, symlink_page
+from iwr.evals.quality.cheats.agent import OutsideAgent
+from iwr.evals.quality.cheats.pages import BLANK, symlink_page
 
 
 async def browser_reads_files(agent: OutsideAgent) -> None:

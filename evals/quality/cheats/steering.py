@@ -11,9 +11,9 @@ from typing import Any
 
 from PIL import Image
 
-from evals.quality.cheats.agent import OutsideAgent
-from evals.quality.cheats.pages import BLANK, planted_page, targets
-from tasks.marker import MARKER
+from iwr.evals.quality.cheats.agent import OutsideAgent
+from iwr.evals.quality.cheats.pages import BLANK, planted_page, targets
+from iwr.tasks.marker import MARKER
 
 REPLANT_ROUNDS = 3  # each judgement shows the checks up to the first failure; plant, rejudge, learn more
 
@@ -115,7 +115,7 @@ async def self_judge_replant(agent: OutsideAgent) -> None:
 
     async def learn() -> list[Any]:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "evals.cli", "judge", ".", "--json", cwd=agent.folder,
+            sys.executable, "-m", "iwr.evals.cli", "judge", ".", "--json", cwd=agent.folder,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         out, _ = await proc.communicate()
         lines = [line for line in out.decode(errors="replace").splitlines() if line.startswith("{")]

@@ -1,11 +1,11 @@
 """Attributes of the static markup: names renamed, inline styles and SVG paint restyled."""
 from __future__ import annotations
 
-from evals.quality.equiv import jsnames
-from evals.quality.equiv.css import Look, declarations
-from evals.quality.equiv.html import Element
-from evals.quality.equiv.markup import ID_ATTRS
-from evals.quality.equiv.names import Renamer
+from iwr.evals.quality.equiv import jsnames
+from iwr.evals.quality.equiv.css import Look, declarations
+from iwr.evals.quality.equiv.html import Element
+from iwr.evals.quality.equiv.markup import ID_ATTRS
+from iwr.evals.quality.equiv.names import Renamer
 
 PAINT = {"fill", "stroke", "stop-color", "color", "flood-color", "lighting-color"}
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from evals.quality.equiv.html import Element
-from evals.quality.equiv.jsnames import JsScan
-from evals.quality.equiv.markup import ID_ATTRS
+from iwr.evals.quality.equiv.html import Element
+from iwr.evals.quality.equiv.jsnames import JsScan
+from iwr.evals.quality.equiv.markup import ID_ATTRS
 
 
 @dataclass

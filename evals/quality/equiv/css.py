@@ -9,8 +9,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from evals.quality.equiv.colour import Palette
-from evals.quality.equiv.selectors import name_spans, rewrite_names, split_list
+from iwr.evals.quality.equiv.colour import Palette
+from iwr.evals.quality.equiv.selectors import name_spans, rewrite_names, split_list
 
 NESTING_AT = ("@media", "@supports", "@container", "@layer", "@document", "@scope", "@starting-style")
 PX = re.compile(r"(?<![\w.-])(\d+(?:\.\d+)?)px\b")

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from evals.quality.equiv.jstokens import Tok, tokenize
-from evals.quality.equiv.markup import NAME_CHARS, MarkupState, feed
-from evals.quality.equiv.selectors import name_spans
+from iwr.evals.quality.equiv.jstokens import Tok, tokenize
+from iwr.evals.quality.equiv.markup import NAME_CHARS, MarkupState, feed
+from iwr.evals.quality.equiv.selectors import name_spans
 
 CMP = {"===", "!==", "==", "!="}
 SELECTOR_FNS = {"querySelector", "querySelectorAll", "closest", "matches", "webkitMatchesSelector"}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import random
 
-from evals.quality.equiv.selectors import rewrite_names
+from iwr.evals.quality.equiv.selectors import rewrite_names
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 

@@ -11,9 +11,9 @@ import random
 import re
 from dataclasses import dataclass
 
-from evals.quality.equiv.css import Rule
-from evals.quality.equiv.html import Element, new_element
-from evals.quality.equiv.selectors import Compound, compound_matches, parse
+from iwr.evals.quality.equiv.css import Rule
+from iwr.evals.quality.equiv.html import Element, new_element
+from iwr.evals.quality.equiv.selectors import Compound, compound_matches, parse
 
 WRAP_PARENTS = {"body", "div", "section", "main", "header", "footer", "aside", "nav", "article", "form", "figure",
                 "blockquote", "dialog", "fieldset"}
