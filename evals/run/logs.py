@@ -7,13 +7,23 @@ import sys
 import structlog
 
 
+class StderrLogger:
+    """Writes each line to sys.stderr as it is when the line is logged: whoever calls iwr in-process (a
+    test runner's captured stream, a notebook) may swap and close the stream it had at set-up."""
+
+    def msg(self, message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    debug = info = warning = warn = error = critical = exception = fatal = log = msg
+
+
 def configure(verbose: bool = False) -> None:
     level = logging.DEBUG if verbose else logging.INFO
     structlog.configure(
         processors=[structlog.processors.add_log_level, structlog.processors.TimeStamper(fmt="%H:%M:%S"),
                     structlog.dev.ConsoleRenderer(colors=False)],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr))
+        logger_factory=lambda *args: StderrLogger())
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING)
     for noisy in ("LiteLLM", "litellm", "httpx", "mcp"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
