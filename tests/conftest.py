@@ -51,6 +51,15 @@ def suite_dir() -> Path:
     return SUITE
 
 
+def tracked_files(root: Path) -> list[str]:
+    """What a clean checkout at `root` holds: tracked and new files, nothing gitignored (app copies)."""
+    import subprocess
+
+    out = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=root, check=True,
+                         capture_output=True).stdout.decode().split("\0")
+    return [rel for rel in out if rel and (root / rel).is_file()]
+
+
 def one_task_suite(root: Path, task_id: str = "1") -> Path:
     """A writable suite under `root` holding one bundled task and its reference site."""
     import json

@@ -67,9 +67,9 @@ class FakeHub:
     def _serve(self, h: BaseHTTPRequestHandler, body: bool) -> None:
         path = unquote(urlsplit(h.path).path)
         self.requests.append((h.command, path, h.headers.get("Range")))
-        api = re.fullmatch(r"/api/(datasets|models)/([^/]+/[^/]+)/(revision|tree)/([^/]+)(?:/(.*))?", path)
+        api = re.fullmatch(r"/api/(datasets|models)/([^/]+/[^/]+)/(revision|tree)/([^/]+)(?:/.*)?", path)
         if api:
-            kind, repo, what, rev, _sub = api.groups()
+            kind, repo, what, rev = api.groups()
             commit, files, error = self._resolve(kind, repo, rev)
             if error:
                 return self._send(h, 404, b"{}", {"X-Error-Code": error}, body)

@@ -14,18 +14,17 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import tracked_files
+
 ROOT = Path(__file__).resolve().parent.parent
 OTHERS = {"agents": "the other project's agents", "evals": "the other project's evals"}
 
 
 def source_tree(into: Path) -> Path:
-    """What a clean checkout holds (tracked and new files, nothing gitignored such as app copies)."""
-    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, check=True,
-                            capture_output=True).stdout.decode().split("\0")
-    for rel in filter(None, listed):
-        if (ROOT / rel).is_file():
-            (into / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / rel, into / rel)
+    """A clean checkout's files, copied."""
+    for rel in tracked_files(ROOT):
+        (into / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / rel, into / rel)
     return into
 
 
