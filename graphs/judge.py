@@ -225,10 +225,10 @@ async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
         runtime.context.start_scoring(0, state["task_folder"], scored)
     else:
         await tools.call("browser", "settle", session=sid, wait_ms=cfg.default_wait_ms)
-    page, elements = await asyncio.gather(tools.call("browser", "state", session=sid, max_text=200),
-                                          tools.call("browser", "elements", session=sid, limit=5))
     # A page with no text and nothing to interact with is a picture of a page, not a page.
-    flags = ["image_only"] if len(page["text"].strip()) < 10 and not elements else []
+    page = await tools.call("browser", "state", session=sid, max_text=200)
+    bare = len(page["text"].strip()) < 10 and not await tools.call("browser", "elements", session=sid, limit=5)
+    flags = ["image_only"] if bare else []
     return {**update, "flags": flags}
 
 

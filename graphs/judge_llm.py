@@ -47,19 +47,15 @@ def image_part(path: str, max_side: int = 1280) -> dict:
 
 
 def json_answer(text: str) -> dict | None:
-    """The first JSON object in a model's answer (fences and prose around it allowed)."""
-    start = text.find("{")
+    """The first JSON object in a model's answer (fences and prose around it allowed): the JSON decoder
+    tried at each '{' in turn, so braces inside strings are the decoder's business, not ours."""
+    decoder, start = json.JSONDecoder(), text.find("{")
     while start != -1:
-        depth = 0
-        for i in range(start, len(text)):
-            depth += {"{": 1, "}": -1}.get(text[i], 0)
-            if depth == 0:
-                try:
-                    value = json.loads(text[start:i + 1])
-                    return value if isinstance(value, dict) else None
-                except json.JSONDecodeError:
-                    break
-        start = text.find("{", start + 1)
+        try:
+            value, _ = decoder.raw_decode(text, start)
+            return value if isinstance(value, dict) else None
+        except json.JSONDecodeError:
+            start = text.find("{", start + 1)
     return None
 
 

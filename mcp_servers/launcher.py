@@ -57,7 +57,8 @@ def parser() -> argparse.ArgumentParser:
                    "~/.cache/iwr/metrics")
     p.add_argument("--tasks", type=Path, default=BUNDLED_SUITE, help="assets, bench: the suite (default: the bundled one)")
     p.add_argument("--judge", action="store_true", help="assets: judge mode (adds checkpoints and reference hints)")
-    p.add_argument("--root", type=Path, help="workspace: the folder (default: cwd); bench: where submissions go")
+    p.add_argument("--root", type=Path, help="workspace, bench: the workspace's folder (default: cwd); where the bench's "
+                   "submissions go (default: ./bench)")
     return p
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 CELL, LABEL, COLS, PER_SHEET = 220, 28, 4, 16
+THUMB = CELL - 12  # a thumbnail's largest side
 
 
 def _font() -> ImageFont.ImageFont:
@@ -15,8 +16,12 @@ def _font() -> ImageFont.ImageFont:
         return ImageFont.load_default()
 
 
-def _thumb(path: Path) -> Image.Image:
-    if path.suffix.lower() == ".svg":  # no rasteriser here: show a labelled placeholder tile
+def _thumb(path: Path, drawn: dict[Path, Image.Image]) -> Image.Image:
+    if path in drawn:  # drawn by a browser (an SVG: evals/recording/svg_thumbs.py)
+        im = drawn[path].copy()
+        im.thumbnail((THUMB, THUMB))
+        return im
+    if path.suffix.lower() == ".svg":  # nobody drew it: a labelled placeholder tile
         im = Image.new("RGB", (CELL - 20, CELL - 20), (235, 235, 240))
         ImageDraw.Draw(im).text((10, 10), "SVG", fill=(90, 90, 90), font=_font())
         return im
@@ -24,7 +29,7 @@ def _thumb(path: Path) -> Image.Image:
         im = im.convert("RGBA")
         bg = Image.new("RGBA", im.size, (255, 255, 255, 255))
         im = Image.alpha_composite(bg, im).convert("RGB")
-        im.thumbnail((CELL - 12, CELL - 12))
+        im.thumbnail((THUMB, THUMB))
         return im
 
 
@@ -34,8 +39,9 @@ def sheet_name(n: int) -> str:
     return "stitched_image.png" if n == 0 else f"stitched_image_{n}.png"
 
 
-def stitch(assets: list[Path], out_dir: Path) -> list[Path]:
-    """Write the asset sheets (see `sheet_name`) for the assets, sorted by name; returns their paths."""
+def stitch(assets: list[Path], out_dir: Path, drawn: dict[Path, Image.Image] | None = None) -> list[Path]:
+    """Write the asset sheets (see `sheet_name`) for the assets, sorted by name; returns their paths.
+    `drawn` holds pictures PIL cannot read (SVG), drawn by the caller; the others get a placeholder."""
     out_dir.mkdir(parents=True, exist_ok=True)
     assets = sorted(assets, key=lambda p: (len(p.stem), p.name))
     font, paths = _font(), []
@@ -48,7 +54,7 @@ def stitch(assets: list[Path], out_dir: Path) -> list[Path]:
             d.text((12, 12), "(this site loads no image assets)", fill=(60, 60, 60), font=font)
         for k, p in enumerate(group):
             x, y = (k % COLS) * CELL, (k // COLS) * (CELL + LABEL)
-            t = _thumb(p)
+            t = _thumb(p, drawn or {})
             sheet.paste(t, (x + (CELL - t.width) // 2, y + (CELL - t.height) // 2))
             d.rectangle([x + 2, y + 2, x + CELL - 3, y + CELL - 3], outline=(200, 200, 200))
             d.text((x + 8, y + CELL + 4), p.name, fill=(0, 0, 0), font=font)

@@ -8,6 +8,11 @@ def test_json_answer_finds_the_object_in_prose_and_fences():
     assert json_answer('Sure.\n```json\n{"answer": "Yes", "reason": "a {b}"}\n```') == {"answer": "Yes", "reason": "a {b}"}
     assert json_answer('{"index": 3} and {"index": 4}') == {"index": 3}
     assert json_answer('{not json} then {"key": "Enter"}') == {"key": "Enter"}
+    # a brace inside a string, unbalanced: a brace counter ends the object there; the decoder does not
+    assert json_answer('Answer: {"reason": "the label reads \'}\' now", "answer": "No"}') == {
+        "reason": "the label reads '}' now", "answer": "No"}
+    assert json_answer('{"reason": "opens { but never closes", "answer": "Yes"} done') == {
+        "reason": "opens { but never closes", "answer": "Yes"}
     assert json_answer("Yes") is None and json_answer("[1, 2]") is None and json_answer('{"a": ') is None
 
 

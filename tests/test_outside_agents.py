@@ -94,6 +94,7 @@ def test_an_agent_that_is_not_installed_is_the_harness_s_fault(tmp_path):
     assert p.returncode == 1, p.stderr[-2000:]
     (t,) = json.loads(p.stdout)["tasks"]
     assert t["status"] == "infra_failure" and "could not be run (exit 127)" in t["error"]
+    assert "--expose DIR" in t["error"]  # the sandbox shows little: the message says how to show more
 
 
 def test_placeholders_are_quoted_and_other_braces_stay():

@@ -166,3 +166,19 @@ def test_turn_curve_carries_the_latest_draft_forward():
     assert [round(p["final"], 4) for p in curve] == [0.1, round(0.8 / 3, 4), round(1.4 / 3, 4)]
     assert [round(p["tokens"], 4) for p in curve] == [round(100 / 3, 4), 100.0, round(500 / 3, 4)]
     assert turn_curve([res("scored"), {"task_id": "u", "status": "scored"}]) == []
+
+
+def test_report_command_takes_several_runs_to_compare(report, scripted_iterative, tmp_path):
+    from typer.testing import CliRunner
+
+    from iwr.evals.cli.app import app
+
+    runs, _, _ = scripted_iterative
+    out = tmp_path / "three"
+    r = CliRunner().invoke(app, ["report", str(report.parent / "r-oracle"), "--compare", str(report.parent / "r-blank"),
+                                 str(runs / RUN_ID), "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    index = (out / "index.html").read_text()
+    assert all(name in index for name in ("r-oracle", "r-blank", RUN_ID))
+    bad = CliRunner().invoke(app, ["report", str(report.parent / "r-oracle"), str(tmp_path / "no-such-run")])
+    assert bad.exit_code == 2 and "not a finished run" in bad.output

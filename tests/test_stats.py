@@ -28,6 +28,19 @@ def test_bootstrap_is_deterministic_for_a_seed_and_brackets_the_mean():
     assert lo <= narrow[1] <= narrow[2] <= hi
 
 
+def test_bootstrap_intervals_are_bias_corrected_and_always_finite():
+    # right-skewed scores: BCa moves the interval toward the long tail, where the percentile one does not
+    skewed = [0.0] * 12 + [0.05, 0.1, 0.2, 1.0, 1.0]
+    mean, lo, hi = bootstrap_ci(skewed)
+    samples = np.asarray(skewed)[np.random.default_rng(0).integers(0, len(skewed), (2000, len(skewed)))].mean(axis=1)
+    p_lo, p_hi = np.quantile(samples, [0.025, 0.975])
+    assert hi > p_hi and lo < mean < hi
+    # pass/fail outcomes of a few tasks (an IFS column): never NaN, within the values' range
+    for k in range(2, 9):
+        m, lo, hi = bootstrap_ci([1.0] + [0.0] * (k - 1))
+        assert 0.0 <= lo <= m <= hi <= 1.0
+
+
 def test_bootstrap_takes_any_statistic_and_refuses_no_values():
     med, lo, hi = bootstrap_ci([1, 2, 3, 100], stat=np.median, n=500)
     assert med == 2.5 and lo >= 1 and hi <= 100

@@ -10,6 +10,7 @@ import typer
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before anything imports litellm
 
 from iwr.evals.cli import doctor, judging, making, running  # noqa: E402
+from iwr.evals.cli.mcp_commands import mcp_app  # noqa: E402
 from iwr.evals.cli.runs import runs_app  # noqa: E402
 from iwr.evals.cli.selftest import selftest_app  # noqa: E402
 from iwr.evals.cli.tasks import tasks_app  # noqa: E402
@@ -36,6 +37,7 @@ def main(plugin: Optional[list[str]] = typer.Option(None, "--plugin", help="impo
 app.add_typer(tasks_app, name="tasks")
 app.add_typer(runs_app, name="runs")
 app.add_typer(selftest_app, name="selftest")
+app.add_typer(mcp_app, name="mcp")
 app.command()(running.run)
 app.command()(making.record)
 app.command()(making.prepare)
@@ -45,36 +47,26 @@ app.command()(judging.bench)
 app.command()(doctor.doctor)
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-def mcp(ctx: typer.Context, name: str = typer.Argument(..., help="browser | metrics | assets | workspace | bench")):
-    """Start an MCP server on stdio (or --http PORT).
-
-    Examples:
-      iwr mcp browser
-      iwr mcp metrics --http 8765
-    """
-    from iwr.mcp_servers.launcher import main
-
-    main([name, *ctx.args])
-
-
 @app.command()
 def report(
-    run: str = typer.Argument(..., help="run id (under --runs-dir) or a run folder"),
-    compare: Optional[list[str]] = typer.Option(None, help="more runs to put beside it (repeatable)"),
-    out_dir: Optional[Path] = typer.Option(None, "--out", help="report folder (default: runs/<run>/report)"),
+    runs: list[str] = typer.Argument(..., help="run ids (under --runs-dir) or run folders: the first, then those "
+                                     "put beside it"),
+    compare: Optional[list[str]] = typer.Option(None, help="more runs to put beside it (repeatable; `--compare B C` "
+                                                "takes both)"),
+    out_dir: Optional[Path] = typer.Option(None, "--out", help="report folder (default: runs/<first run>/report)"),
     runs_dir: Path = typer.Option(RUNS_DIR, help="where runs are stored"),
 ):
     """Write a static HTML report (leaderboard, plots, a page per task) that opens from disk.
 
     Examples:
       iwr report oracle-bundled --compare blank-bundled
+      iwr report single-shot-run iterative-run claude-code-run     # a leaderboard of three runs
       iwr report runs/my-run --out /tmp/report
     """
     from iwr.evals.report.build import build_report
 
     folders = []
-    for r in [run, *(compare or [])]:
+    for r in dict.fromkeys([runs[0], *(compare or []), *runs[1:]]):  # `--compare B C`: C arrives as a run
         f = Path(r) if Path(r).is_dir() else runs_dir / r
         if not (f / "summary.json").is_file():
             typer.echo(f"error: {f} is not a finished run (no summary.json)", err=True)

@@ -13,14 +13,17 @@ from rich.table import Table
 from iwr.evals.cli.judging import judge_config
 from iwr.evals.cli.tasks import suite_or_exit
 from iwr.evals.run import logs
+from iwr.evals.workspace.agent_presets import PRESETS
 from iwr.tasks.defaults import BUNDLED_SUITE, RUNS_DIR, judge_cache, response_cache
 
 out = Console()
+# The coders of evals/run/coders.py, named here so that `iwr --help` does not import them (a test keeps both lists equal).
+BUILT_IN = ("oracle", "static", "blank", "single-shot", "iterative")
 
 
 def run(
-    agent: str = typer.Option("oracle", help="oracle | static | blank | single-shot | iterative | claude-code | codex | "
-                              "gemini | cmd:'<command>' (an outside agent, see README); comma-separated to compare"),
+    agent: str = typer.Option("oracle", help=" | ".join([*BUILT_IN, *PRESETS]) + " | cmd:'<command>' (an outside "
+                              "agent, see README); comma-separated to compare"),
     model: Optional[str] = typer.Option(None, help="litellm model name (e.g. openai/gpt-4o) or scripted:<file>"),
     api_base: Optional[str] = typer.Option(None, help="base URL of an OpenAI-compatible server"),
     tasks: Path = typer.Option(BUNDLED_SUITE, help="a data.jsonl or the folder holding it"),
@@ -43,6 +46,9 @@ def run(
     judge_api_base: Optional[str] = typer.Option(None, help="base URL of the judge model's OpenAI-compatible server"),
     paper_compat: bool = typer.Option(False, "--paper-compat", help="reproduce the reference code's quirks"),
     seconds: float = typer.Option(1800, help="wall-clock budget per task for a coder (an outside agent is stopped then)"),
+    max_tokens: int = typer.Option(400_000, help="iterative: prompt plus completion tokens per task; the loop stops "
+                                   "at the first budget reached and records which (stop_reason)"),
+    max_dollars: float = typer.Option(5.0, help="iterative: model cost per task in US dollars, as litellm prices it"),
     sandbox: str = typer.Option("bwrap", help="where an outside agent runs: bwrap (sees only its workspace) | none"),
     expose: Optional[list[Path]] = typer.Option(None, help="a folder an outside agent may also read, e.g. where it is "
                                                 "installed (repeatable)"),
@@ -91,7 +97,8 @@ def run(
         rid = base if len(combos) == 1 else f"{base}-{a}" + (f"-t{t}" if t else "")
         cfg = RunConfig(run_id=rid, agent=a, suite=suite, runs_dir=runs_dir, model=mcfg, task_ids=task, judge=jcfg,
                         concurrency=concurrency, epochs=epochs, retry_failed=retry_failed, feedback=feedback,
-                        budget=Budget(turns=t, seconds=seconds) if t else Budget(seconds=seconds), executor=executor,
+                        budget=Budget(**({"turns": t} if t else {}), seconds=seconds, tokens=max_tokens, dollars=max_dollars),
+                        executor=executor,
                         address=address, sandbox=sandbox, expose=list(expose or []),
                         cache_dir=None if no_cache else judge_cache(runs_dir))
         try:

@@ -1,7 +1,9 @@
 """`iwr bench`: where the judge's time goes, as ratios against what Chromium and the metrics need.
 
 Every part runs in one invocation on the same tasks (reference sites of the bundled suite), each
-phase with freshly started MCP servers so no phase inherits another's warm memo:
+phase with freshly started MCP servers so no phase inherits another's warm memo; the two sides of a
+replay ratio are measured side by side (task by task, round by round), since this machine's speed
+drifts between minutes by more than the differences measured:
 
 - replay_vs_floor: the judge's replay per action (grounding, acting, settling, screenshot,
   assertion; no scoring) / the floor: the recorded selector clicked at the point the judge's one
@@ -91,11 +93,16 @@ async def _judge_all(tools, tasks: list[Task], config: JudgeConfig, concurrency:
     return time.monotonic() - t0, list(each)
 
 
-async def _median_runs(replay, tasks: list[Task], repeats: int) -> list[dict]:
-    """Each task replayed `repeats` times (round by round, so slow spells spread over the tasks);
-    per task, the run with the median seconds."""
-    runs = [[await replay(t) for t in tasks] for _ in range(max(1, repeats))]
-    return [sorted(each, key=lambda r: r["seconds"])[len(each) // 2] for each in zip(*runs)]
+async def _side_by_side(ways: dict, tasks: list[Task], repeats: int) -> dict[str, list[dict]]:
+    """Each task replayed `repeats` times each way, the ways one after another per task and round;
+    per way and task, the run with the median seconds."""
+    runs: dict[str, list[list[dict]]] = {w: [[] for _ in tasks] for w in ways}
+    for _ in range(max(1, repeats)):
+        for i, t in enumerate(tasks):
+            for w, replay in ways.items():
+                runs[w][i].append(await replay(t))
+    return {w: [sorted(each, key=lambda r: r["seconds"])[len(each) // 2] for each in per_task]
+            for w, per_task in runs.items()}
 
 
 async def _suite_run(suite: Suite, work: Path, task_ids: list[str] | None) -> tuple[float, int]:
@@ -123,42 +130,38 @@ async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, roun
     metrics = parts.judge_metrics(config)
     started = time.monotonic()
 
-    # 1. The judge's replay alone, then the same checkpoints scored alone. A server's first task also
-    # pays for its imports and Chromium's first context, so one warm-up replay goes uncounted; each
-    # task then replays `repeats` times and its median run counts (this machine's timing noise is
-    # larger than the differences measured).
-    scoring, pairs = [], []
-    async with servers(work, suite, "parts") as tools:
-        await parts.judge_replay(tools, tasks[0], config)
-        replays = await _median_runs(lambda t: parts.judge_replay(tools, t, config), tasks, repeats)
-        for t, r in zip(tasks, replays):
-            p = parts.checkpoint_pairs(t, r["shots"])
-            scoring.append(await parts.score_pairs(tools, p, metrics))
-            pairs.extend(p)
-    log.info("bench.parts", seconds=round(time.monotonic() - started, 1))
-
-    # 1b. Hints off: the reference, and candidates that are not the reference, replayed as real data is.
+    # 1. The judge's replays (hints on and off) and the floor's, side by side: each round replays every
+    # task once each way, one right after the other, so a machine that slows down for a while (this
+    # one's speed drifts by a fifth between minutes) slows both sides of a ratio alike. A server's first
+    # task also pays for its imports and Chromium's first context, so one warm-up replay each goes
+    # uncounted; per task and way, the run with the median seconds counts.
     off = config.model_copy(update={"hints": False})
-    replayed, hintless = [], []
-    async with servers(work, suite, "hints-off") as tools:
-        await parts.judge_replay(tools, tasks[0], off)
-        hintless = await _median_runs(lambda t: parts.judge_replay(tools, t, off), tasks, repeats)
-        for t in tasks[:max(1, candidate_tasks)]:
-            for kind, entry in bench_scoring.candidates(t, work / "candidates"):
-                r = await parts.judge_replay(tools, t, off, entry)
-                replayed.append((kind, parts.checkpoint_pairs(t, r["shots"])))
-    log.info("bench.hints_off", seconds=round(time.monotonic() - started, 1))
-
-    # 2. The floor (warmed up and repeated like the judge's replay) and the reference's fixed sleeps
-    # (once: its sleeps dwarf the noise), one task at a time like the judge's replay above.
+    scoring, pairs, replayed = [], [], []
     async with BrowserHub(shots_root=work / "direct") as hub:
-        await parts.direct_replay(hub, tasks[0])
-        floors = await _median_runs(lambda t: parts.direct_replay(hub, t), tasks, repeats)
-        playwright = await _median_runs(lambda t: parts.direct_replay(hub, t, fastest=False), tasks, repeats)
-        fixed = [await parts.direct_replay(hub, t, parts.REFERENCE_SLEEPS, fastest=False) for t in tasks]
-        everyone = [t for t in suite.tasks if t.reference_site() is not None]
-        everyone = everyone[:suite_tasks] if suite_tasks > 0 else everyone
-        suite_floor = [await parts.direct_replay(hub, t) for t in everyone]
+        async with servers(work, suite, "parts") as tools, servers(work, suite, "hints-off") as tools_off:
+            ways = {"judge": lambda t: parts.judge_replay(tools, t, config),
+                    "hintless": lambda t: parts.judge_replay(tools_off, t, off),
+                    "floor": lambda t: parts.direct_replay(hub, t),
+                    "playwright": lambda t: parts.direct_replay(hub, t, fastest=False)}
+            for way in ways.values():
+                await way(tasks[0])
+            runs = await _side_by_side(ways, tasks, repeats)
+            replays, hintless, floors, playwright = (runs[k] for k in ("judge", "hintless", "floor", "playwright"))
+            # The reference's fixed sleeps, once per task: its sleeps dwarf the machine's drift.
+            fixed = [await parts.direct_replay(hub, t, parts.REFERENCE_SLEEPS, fastest=False) for t in tasks]
+            for t, r in zip(tasks, replays):
+                p = parts.checkpoint_pairs(t, r["shots"])
+                scoring.append(await parts.score_pairs(tools, p, metrics))
+                pairs.extend(p)
+            log.info("bench.parts", seconds=round(time.monotonic() - started, 1))
+            # Candidates that are not the reference, replayed as real data is (hints off).
+            for t in tasks[:max(1, candidate_tasks)]:
+                for kind, entry in bench_scoring.candidates(t, work / "candidates"):
+                    r = await parts.judge_replay(tools_off, t, off, entry)
+                    replayed.append((kind, parts.checkpoint_pairs(t, r["shots"])))
+        log.info("bench.hints_off", seconds=round(time.monotonic() - started, 1))
+
+        # 2. Memory per context.
         rss = await parts.memory_per_context(hub, tasks[:4], os.getpid())
 
         # 3. MCP against in process, on the same machine and pages.
@@ -190,10 +193,16 @@ async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, roun
         if r.status != "scored":
             raise RuntimeError(f"task {t.id} was not scored: {r.error}")
 
-    # 6. Scoring on the candidates' screenshots, and 7. the oracle on the suite.
+    # 6. Scoring on the candidates' screenshots.
     scoring_figures = bench_scoring.measure(replayed, list(config.lvs_metrics), config.hvs_metric,
                                             work / "store", models.feature_model())
     log.info("bench.scoring", seconds=round(time.monotonic() - started, 1))
+    # 7. The oracle on the suite, right after the floor on the same tasks (side by side, as above).
+    everyone = [t for t in suite.tasks if t.reference_site() is not None]
+    everyone = everyone[:suite_tasks] if suite_tasks > 0 else everyone
+    async with BrowserHub(shots_root=work / "suite-floor") as hub:
+        await parts.direct_replay(hub, everyone[0])
+        suite_floor = [await parts.direct_replay(hub, t) for t in everyone]
     warm_s = await asyncio.to_thread(bench_scoring.warm_store, [r for t in everyone for r in t.checkpoints().files.values()],
                                      metrics, default_root(), models.feature_model())
     suite_s, suite_n = await _suite_run(suite, work, [t.id for t in everyone] if suite_tasks > 0 else None)

@@ -23,6 +23,7 @@ from playwright.async_api import Error as PlaywrightError
 from iwr.mcp_servers.browser import actions
 from iwr.mcp_servers.browser.hub import BrowserHub, Session
 from iwr.mcp_servers.browser.page_scripts import DESCRIBE_ELEMENT
+from iwr.evals.recording.svg_thumbs import svg_thumbnails
 from iwr.tasks import defaults
 from iwr.tasks.script import Script, ScriptAction, ScriptError, load_script
 from iwr.tasks.sheets import stitch
@@ -294,7 +295,7 @@ async def record_task(script_path: Path, suite: Path, site: str | Path | None = 
         track.hold(track.frames[-1][0], 0.5)
         track.write_mp4(task_dir / "video.mp4")
         anon = _save_assets(urls, base, site, task_dir / "assets")
-        stitch(anon, task_dir / "stitched_assets")
+        stitch(anon, task_dir / "stitched_assets", await svg_thumbnails([a for a in anon if a.suffix.lower() == ".svg"]))
         record = {"id": script.id, "classification": script.classification.model_dump(),
                   "recording_details": {"resolution": f"{width}x{height}", "environment": script.environment},
                   "source_website": script.source_website, "action_sequence": played.records}

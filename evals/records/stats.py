@@ -6,11 +6,12 @@ mean; a task repeated over epochs counts once, with the mean of its counted epoc
 """
 from __future__ import annotations
 
-import statistics
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import scipy.stats
 
 from iwr.evals.records.results import COUNTED, STATUSES
 
@@ -30,18 +31,26 @@ def field(r: Any, name: str, default: Any = None) -> Any:
 
 def bootstrap_ci(values: Sequence[float], stat: Callable[[np.ndarray], float] = np.mean, n: int = 2000, alpha: float = 0.05,
                  seed: int = 0) -> tuple[float, float, float]:
-    """Point statistic and percentile bootstrap interval (lo, hi), deterministic for a seed."""
+    """Point statistic and bias-corrected, accelerated (BCa) bootstrap interval (lo, hi), scipy's,
+    deterministic for a seed. Values with no spread are their own interval; where BCa is undefined
+    (too few distinct values for its jackknife), the percentile interval."""
     x = np.asarray(values, dtype=float)
     if x.size == 0:
         raise ValueError("bootstrap_ci needs at least one value")
-    rng = np.random.default_rng(seed)
-    samples = x[rng.integers(0, x.size, size=(n, x.size))]
-    if stat in (np.mean, statistics.mean, statistics.fmean):  # vectorised fast path
-        boot = samples.mean(axis=1)
-    else:
-        boot = np.array([stat(s) for s in samples], dtype=float)
-    lo, hi = np.quantile(boot, [alpha / 2, 1 - alpha / 2])
-    return float(stat(x)), float(lo), float(hi)
+    point = float(stat(x))
+    if x.size == 1 or np.ptp(x) == 0:
+        return point, point, point
+    vectorised = stat in (np.mean, np.median)
+    fn = (lambda s, axis: stat(s, axis=axis)) if vectorised else stat
+    for method in ("BCa", "percentile"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", scipy.stats.DegenerateDataWarning)
+            got = scipy.stats.bootstrap((x,), fn, n_resamples=n, confidence_level=1 - alpha, method=method,
+                                        vectorized=vectorised, rng=np.random.default_rng(seed))
+        lo, hi = got.confidence_interval
+        if np.isfinite(lo) and np.isfinite(hi):
+            break
+    return point, float(lo), float(hi)
 
 
 def per_task(results: Sequence[Any], metric: str = "final") -> dict[str, float]:

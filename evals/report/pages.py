@@ -143,7 +143,7 @@ def _paired(t: dict) -> str:
             out.append(f'<p class="diff">No task is counted in both {escape(p["a"])} and {escape(p["b"])}.</p>')
             continue
         out.append(f'<p class="diff">Final({escape(p["a"])}) − Final({escape(p["b"])}) = <b>{p["diff"] * 100:+.2f}</b> '
-                   f'<span class="note">95 % paired bootstrap interval [{p["lo"] * 100:+.2f}, {p["hi"] * 100:+.2f}] '
+                   f'<span class="note">95 % paired BCa bootstrap interval [{p["lo"] * 100:+.2f}, {p["hi"] * 100:+.2f}] '
                    f'over {p["n"]} task(s) counted in both</span></p>')
     return f'<div class="card">{"".join(out)}</div>' if out else ""
 
@@ -200,7 +200,7 @@ def _turn_plots(svgs: dict[str, str]) -> str:
 def index_page(runs: list[Run], t: dict, svgs: dict[str, str]) -> str:
     """The report's front page: leaderboard, paired difference, plots, breakdowns and the task list."""
     body = [f'<h1>IWR report</h1><p class="sub">{len(runs)} run(s) · generated {time.strftime("%Y-%m-%d %H:%M")} · '
-            'scores x100 with 95 % bootstrap intervals (2000 resamples over tasks)</p>',
+            'scores x100 with 95 % BCa bootstrap intervals (2000 resamples over tasks)</p>',
             "<h2>Leaderboard</h2>", _leaderboard(t),
             '<p class="note">n counts scored tasks and model failures (as 0); infrastructure failures, invalid tasks '
             "and skipped tasks are listed but never averaged. Final = 0.7 IFS + 0.3 VFS; VFS = (LVS + HVS) / 2.</p>", _paired(t),
@@ -332,7 +332,7 @@ def _ci(v: dict) -> str:
 
 def markdown(t: dict, breakdowns: dict[str, str]) -> str:
     """The tables as Markdown, the paper-layout table included."""
-    md = ["# IWR report", "", "## Leaderboard (x100, 95 % bootstrap intervals)", ""]
+    md = ["# IWR report", "", "## Leaderboard (x100, 95 % BCa bootstrap intervals)", ""]
     md += md_table(["Run", "Agent", "Model", "Profile", "n", "Final", "IFS", "VFS", "LVS", "HVS", *STATUSES],
                    [[b["run_id"], b["agent"], b["model"] or "–", b["profile"], b["n"],
                      *(_ci(b[m]) for m in METRICS), *(b["outcomes"][s] for s in STATUSES)] for b in t["runs"]])

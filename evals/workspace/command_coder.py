@@ -24,7 +24,7 @@ from iwr.evals.workspace.agent_presets import PRESETS, Preset
 from iwr.evals.workspace.agent_usage import usage_from_output
 from iwr.evals.workspace.prepare import prepare
 from iwr.evals.workspace.public import public_copy
-from iwr.evals.workspace.sandbox import Sandbox, SandboxUnavailable, unsandboxed_env
+from iwr.evals.workspace.sandbox import MODEL_KEYS, Sandbox, SandboxUnavailable, own_executable, unsandboxed_env
 from iwr.tasks.marker import state_dir
 
 SANDBOXES = ("bwrap", "none")
@@ -73,15 +73,17 @@ class CommandCoder:
         command = fill(template, {"prompt": (ws / "INSTRUCTIONS.md").read_text(), "workspace": str(ws),
                                   "instructions": str(ws / "INSTRUCTIONS.md"), "mcp_config": str(ws / ".mcp.json"),
                                   "task_id": job.task.id, "model": model, "api_base": api_base, "home": str(home)})
-        argv, env = self._argv(["/bin/sh", "-c", command], job, ws, home, public)
+        argv, env = self._argv(["/bin/sh", "-c", command], job, ws, home, public, own_executable(command))
         env.update(extra_env)
         (agent / "command.txt").write_text(command + "\n")
         return await self._run(argv, env, agent, ws, home, job.budget.seconds)
 
-    def _argv(self, argv: list[str], job: CoderJob, ws: Path, home: Path, public: Path) -> tuple[list[str], dict]:
+    def _argv(self, argv: list[str], job: CoderJob, ws: Path, home: Path, public: Path,
+              executable: list[Path]) -> tuple[list[str], dict]:
+        keys = self.preset.keys if self.preset else MODEL_KEYS
         if self.sandbox == "none":
-            return argv, unsandboxed_env(home)
-        box = Sandbox(ws, home, expose=[public, *self.expose],
+            return argv, unsandboxed_env(home, keys)
+        box = Sandbox(ws, home, expose=[public, *executable, *self.expose], keys=keys,
                       hide=[job.task.suite_root, state_dir(), *ws.parents[1:3]])  # the run and every run
         try:
             return box.argv(argv), box.env()
@@ -116,7 +118,11 @@ class CommandCoder:
             return CoderOutput(status="model_failure", error=f"the agent ran out of time ({budget_s:g} s) and was "
                                "stopped", usage=usage, trajectory=trajectory, agent=facts)
         if code in NOT_STARTED:
-            raise InfrastructureError(f"the agent's command could not be run (exit {code}): {tail(err_path, 300)}")
+            seen = "" if self.sandbox == "none" else (
+                "; in its sandbox the agent sees the system folders, its workspace and its command's own executable: "
+                "name with --expose DIR (repeatable) the folders its command also needs, such as its interpreter's "
+                "or its install folder")
+            raise InfrastructureError(f"the agent's command could not be run (exit {code}): {tail(err_path, 300)}{seen}")
         if code != 0:
             return CoderOutput(status="model_failure", error=f"the agent exited with code {code}: "
                                f"{tail(err_path, 300)}", usage=usage, trajectory=trajectory, agent=facts)

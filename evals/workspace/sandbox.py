@@ -6,15 +6,17 @@ than everything minus what we remember to hide. The agent sees:
 - the system read-only (/usr, /etc, /opt and the /bin, /lib links), and the Python that runs the
   iwr MCP servers (the interpreter, the venv, the code packages; none of the project's data:
   tasks/suite, tasks/sites, tasks/real, tests/, runs/ and .git are empty folders inside);
-- its workspace and its own HOME read-write, a private /tmp, and any folder the operator exposes
-  read-only (an agent installed outside /usr, say);
+- its workspace and its own HOME read-write, a private /tmp, its command's own executable (found
+  on PATH) read-only, and any folder the operator exposes read-only (an agent installed outside /usr, say);
 - nothing else: no other task's folder, no suite, no run folder, no register of workspaces.
+Of the operator's environment it gets only the variables listed below (passed_env).
 Its processes get their own PID namespace (all of them end with the sandbox) and session. The
 network is shared: agents reach their model APIs; the judge never trusts anything the agent serves.
 """
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import sys
 from dataclasses import dataclass, field
@@ -24,7 +26,24 @@ ROOT = Path(__file__).resolve().parents[2]
 CODE = ("iwr", "agents", "graphs", "mcp_servers", "evals", "tasks", "pyproject.toml", "setup.py")
 SYSTEM = ("/usr", "/etc", "/opt", "/var/cache/fontconfig")
 LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
-KEPT_ENV_PREFIXES = ("IWR_",)  # the operator's iwr settings stay outside
+# What an agent's environment takes from the operator's (README, "Keys and variables"); nothing else
+# reaches it. The system's basics; the network's settings (a proxy, a company's certificates); what
+# the iwr MCP servers it starts need to find Chromium and the models; and the model keys of its
+# preset (agent_presets.py), or for a cmd: agent those of MODEL_KEYS.
+SYSTEM_VARS = ("PATH", "LANG", "LANGUAGE", "TERM", "TZ", "NO_COLOR")
+SYSTEM_PREFIXES = ("LC_",)
+NETWORK_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "no_proxy",
+                "all_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NODE_EXTRA_CA_CERTS")
+SERVER_VARS = ("PLAYWRIGHT_BROWSERS_PATH", "HF_HOME", "HF_HUB_CACHE", "HF_ENDPOINT", "HF_HUB_OFFLINE")
+MODEL_KEYS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "GEMINI_API_KEY",
+              "GOOGLE_API_KEY", "OPENROUTER_API_KEY")
+
+
+def passed_env(keys: tuple[str, ...] = MODEL_KEYS, base: dict[str, str] | None = None) -> dict[str, str]:
+    """The operator's variables an agent gets: the lists above and `keys`."""
+    wanted = {*SYSTEM_VARS, *NETWORK_VARS, *SERVER_VARS, *keys}
+    return {k: v for k, v in (base if base is not None else os.environ).items()
+            if k in wanted or k.startswith(SYSTEM_PREFIXES)}
 
 
 class SandboxUnavailable(RuntimeError):
@@ -39,6 +58,7 @@ class Sandbox:
     home: Path
     expose: list[Path] = field(default_factory=list)  # read-only extras
     hide: list[Path] = field(default_factory=list)  # emptied wherever they fall inside what is shown (a suite in /opt)
+    keys: tuple[str, ...] = MODEL_KEYS  # the model keys it gets from the operator's environment
 
     def argv(self, command: list[str]) -> list[str]:
         """`command` wrapped in bwrap with this sandbox's view."""
@@ -75,19 +95,41 @@ class Sandbox:
         return args + ["--", *command]
 
     def env(self, base: dict[str, str] | None = None) -> dict[str, str]:
-        """The agent's environment: the operator's, less iwr's own settings, with its own HOME and /tmp."""
-        env = {k: v for k, v in (base if base is not None else os.environ).items()
-               if not k.startswith(KEPT_ENV_PREFIXES) and not k.startswith("XDG_")}
+        """The agent's environment: what it takes from the operator's (passed_env), its own HOME and /tmp."""
+        env = passed_env(self.keys, base)
         home = str(Path(self.home).resolve())
         env.update(HOME=home, TMPDIR="/tmp", XDG_CONFIG_HOME=f"{home}/.config", XDG_CACHE_HOME=f"{home}/.cache",
                    XDG_DATA_HOME=f"{home}/.local/share", XDG_STATE_HOME=f"{home}/.local/state", PWD=str(self.workspace))
         return env
 
 
-def unsandboxed_env(home: Path, base: dict[str, str] | None = None) -> dict[str, str]:
-    """With --sandbox none: the operator's environment with the agent's own HOME and temp folder."""
-    env = {k: v for k, v in (base if base is not None else os.environ).items() if not k.startswith(KEPT_ENV_PREFIXES)}
+def unsandboxed_env(home: Path, keys: tuple[str, ...] = MODEL_KEYS, base: dict[str, str] | None = None) -> dict[str, str]:
+    """With --sandbox none: what the agent takes from the operator's environment, its own HOME and temp folder."""
+    env = passed_env(keys, base)
     tmp = Path(home) / "tmp"
     tmp.mkdir(parents=True, exist_ok=True)
     env.update(HOME=str(home), TMPDIR=str(tmp))
     return env
+
+
+def own_executable(command: str, path: str | None = None) -> list[Path]:
+    """What the sandbox shows of a command's first word, found as the shell would (on `path`, the
+    operator's PATH): the file, the file a link leads to, and what that file needs to run where it is
+    plainly part of an install: the virtual environment of a Python console script, the package of a
+    Node script. Nothing for a word that is not found (the shell's exit 127 then says so)."""
+    try:
+        word = shlex.split(command)[0]
+    except (ValueError, IndexError):
+        return []
+    found = Path(word).expanduser().absolute() if "/" in word else shutil.which(word, path=path)
+    if not found or not Path(found).is_file():
+        return []
+    written, real = Path(found), Path(found).resolve()
+    out = [written, real]
+    if real.parent.name == "bin" and (real.parent.parent / "pyvenv.cfg").is_file():
+        out.append(real.parent.parent)
+    package = next((d for d in real.parents if d.parent.name == "node_modules" or d.parent.parent.name == "node_modules"
+                    and d.parent.name.startswith("@")), None)
+    if package is not None and (package / "package.json").is_file():
+        out.append(package)
+    return list(dict.fromkeys(out))

@@ -231,8 +231,8 @@ async def observe(s: Session, assets: list[str] = ()) -> dict:
     the images and canvases that are no pictures: images among `assets` (paths on the page's server),
     canvases fed nothing else (canvas_feeds.py)."""
     view = await _in_world(s, OBSERVE, _asking(s, assets), 15, "observing")
-    scroll, live = tuple(view.pop("scroll")), view.pop("live")
-    return await _bounded(ink.keep_seen(s, view, scroll, live), 15, "observing")
+    scroll, live, activity = tuple(view.pop("scroll")), view.pop("live"), view.pop("activity")
+    return await _bounded(ink.keep_seen(s, view, scroll, live, activity), 15, "observing")
 
 
 async def rasters(s: Session, assets: list[str] = ()) -> dict:
@@ -262,8 +262,8 @@ async def run_checks(s: Session, checks: list[dict]) -> list[dict]:
     a text is visible where its ink changes pixels (ink.py) or, below the fold, where styles paint it."""
     *results, where = await _in_world(s, RUN_CHECKS, checks, 15, "checking")
     per = [r.pop("ink", None) or [] for r in results]
-    verdicts = iter(await _bounded(ink.seen(s, [c for cs in per for c in cs], tuple(where["scroll"]), where["live"]),
-                                   15, "checking"))
+    verdicts = iter(await _bounded(ink.seen(s, [c for cs in per for c in cs], tuple(where["scroll"]), where["live"],
+                                            where["activity"]), 15, "checking"))
     for c, r, cands in zip(checks, results, per):
         if c["kind"] in ("text_visible", "text_absent"):
             shown = r["ok"]

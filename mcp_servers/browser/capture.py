@@ -4,6 +4,7 @@ Chromium's default PNG compression is most of a screenshot's cost (about 3x the 
 `optimizeForSpeed` keeps the same pixels in a somewhat larger file. The page is prepared as
 Playwright's `animations="disabled"`, `caret="hide"` do, so pixels match its screenshots (the caret
 hidden by the inspector style sheet, which the page cannot see, not by a <style> element); the
+caret only where something focused takes typing; the
 activity probes of settling ride on that preparation: a shot taken between two equal probes, with
 no request open, shows a settled page, so the common case costs two evaluations and the capture.
 """
@@ -16,7 +17,7 @@ import time
 from playwright.async_api import Error as PlaywrightError
 
 from iwr.mcp_servers.browser.inspector import CARET, lay
-from iwr.mcp_servers.browser.settle import ACTIVITY_API, MAX_S, QUIET_S, probe, quiet, settle_page
+from iwr.mcp_servers.browser.settle import ACTIVITY_API, MAX_S, QUIET_S, caret_may_show, probe, quiet, settle_page
 from iwr.mcp_servers.browser.world import cdp_of
 
 PREPARE = f"() => {ACTIVITY_API.strip()}.prepare()"
@@ -53,11 +54,14 @@ async def settled_png(session, wait_ms: int = 0, max_s: float = MAX_S) -> bytes:
         if before is False:  # settle, then shoot as Playwright does
             await settle_page(session, 0, max(0.0, deadline - time.monotonic()))
             return await page.screenshot(animations="disabled", caret="hide")
+        hide = caret_may_show(before)  # no caret to hide, no style sheet to lay and lift (two restyles)
         try:
-            await _caret(session, CARET)
+            if hide:
+                await _caret(session, CARET)
             png = await _capture(session)
         finally:
-            await _caret(session, "")
+            if hide:
+                await _caret(session, "")
             after = await probe(session, RESTORE, deadline - time.monotonic())
         if quiet(before, after, session.inflight):
             session.last_shot = (after, png)  # the page as it is until its DOM changes (veil.py reuses it)

@@ -63,6 +63,9 @@ INK_FNS = """
   // What may change its pixels with no change to the DOM: the third capture looks there.
   const liveBoxes = () => Array.from(document.querySelectorAll('canvas,video,iframe,object,embed,img')).map((e) => {
     const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }).filter((b) => b[2] > 0 && b[3] > 0).slice(0, 200);
+  // The page's activity as the settle probes count it (settle.py), when they have run in this world:
+  // verdicts made since on the same activity still hold.
+  const activityNow = () => globalThis.__activity ? globalThis.__activity.activity() : null;
   const inView = (r) => r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
   // A pixel candidate: the element's place and its words' boxes; `css`, what its styles say (painted, uncovered).
   const inkOf = (el) => { const p = pathOf(el), ink = p && shownUp(el) ? inkRects(el) : [];
@@ -126,20 +129,22 @@ def _sheet(items: list[dict]) -> str:
         (",\n".join(clipped) + " { " + UNCLIP + " }" if clipped else "")
 
 
-async def seen(session, items: list[dict], scroll: tuple[float, float], live: list) -> list[bool | None]:
+async def seen(session, items: list[dict], scroll: tuple[float, float], live: list, activity=None) -> list[bool | None]:
     """For each candidate {"p": selector, "ink": [[x, y, w, h], ...]}: True when taking its ink away
     changes the pixels there, False when nothing changes, None when the region moved by itself.
 
     Texts that lie over each other lose their ink in separate captures. `live` are the boxes of what
     may move without a DOM change (canvases, videos, frames, images): only where one lies in the
     region, or the DOM changed meanwhile, is a third capture needed to tell the page's own motion from
-    the ink. The verdicts of an unchanged page are remembered."""
+    the ink. The verdicts of an unchanged page are remembered; `activity`, the page's activity when the
+    candidates were listed (activityNow), spares asking for it again."""
     if not items:
         return []
     box = _union(items)
     key = (box, scroll, tuple((it["p"], tuple(map(tuple, it["ink"]))) for it in items))
     still, memo = not _overlaps(box, live), session.ink_memo
-    if still and memo is not None and memo[0] == (key, await world.call(session, ACTIVITY)):
+    if still and memo is not None and memo[0][0] == key and \
+            memo[0][1] == (activity if activity is not None else await world.call(session, ACTIVITY)):
         return memo[1]
     groups = _layers(items)
     first, bare, again, before = await with_and_without(session, [_sheet([items[i] for i in g]) for g in groups],
@@ -156,13 +161,13 @@ async def seen(session, items: list[dict], scroll: tuple[float, float], live: li
     return out
 
 
-async def keep_seen(session, view: dict, scroll: tuple[float, float], live: list) -> dict:
+async def keep_seen(session, view: dict, scroll: tuple[float, float], live: list, activity=None) -> dict:
     """The view as a person sees it: the texts in the viewport whose ink changes pixels (styles decide
     where the region moved by itself) and those outside it that the styles show; a field's value only
     where it shows; a selected element or a dialog holding words only where one of them shows (one
     without words, where its styles show it). Pixel fields dropped."""
     tested = [t for t in view["texts"] + view["fields"] if t.get("ink")]
-    verdicts = dict(zip(map(id, tested), await seen(session, tested, scroll, live)))
+    verdicts = dict(zip(map(id, tested), await seen(session, tested, scroll, live, activity)))
     shows = lambda t: t.get("css", True) if verdicts.get(id(t)) is None else verdicts[id(t)]  # noqa: E731
     bare = lambda t: {k: v for k, v in t.items() if k not in ("ink", "p", "css", "clip")}  # noqa: E731
     texts = view["texts"]

@@ -254,7 +254,7 @@ OBSERVE = """
   const focus = act ? flat(act.innerText || act.getAttribute('aria-label') || act.value ||
                            (act.labels && act.labels.length ? act.labels[0].innerText : '')).slice(0, 160) : null;
   return {url: location.href, focus, texts, fields, states, dialogs, media, style: styleHash, canvas: hash,
-          scroll: [scrollX, scrollY], live: liveBoxes()};
+          scroll: [scrollX, scrollY], live: liveBoxes(), activity: activityNow()};
 }
 """
 

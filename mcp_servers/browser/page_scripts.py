@@ -170,7 +170,7 @@ RUN_CHECKS = """
       return {ok: v === c.equals, observed: v};
     }
     return {ok: false, observed: 'unsupported check ' + c.kind};
-  }).concat([{scroll, live}]);
+  }).concat([{scroll, live, activity: activityNow()}]);
 }
 """
 

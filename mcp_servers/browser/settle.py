@@ -32,8 +32,17 @@ ACTIVITY_API = """
   // an image in view still loading or decoding shows half a page: not settled yet
   const loading = () => { let k = 0; for (const im of document.images) { if (im.complete) continue;
     const r = im.getBoundingClientRect(); if (r.bottom > 0 && r.top < innerHeight && r.width && r.height) k++; } return k; };
+  // whether a text caret can show: the focused element (through shadow roots) takes typing, or a frame
+  // holds the focus (its own document may show one); without one, no capture needs the caret hidden
+  const NO_CARET = ['button', 'checkbox', 'color', 'file', 'hidden', 'image', 'radio', 'range', 'reset', 'submit'];
+  const caret = () => { let a = document.activeElement;
+    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    if (document.designMode === 'on' || (a && a.isContentEditable)) return true;
+    const tag = a ? a.tagName : '';
+    return tag === 'TEXTAREA' || tag === 'IFRAME' || tag === 'FRAME' || tag === 'OBJECT' || tag === 'EMBED'
+      || (tag === 'INPUT' && !NO_CARET.includes(a.type)); };
   const activity = () => { count(obs.takeRecords());
-    return [n, document.readyState, document.fonts ? document.fonts.status : 'loaded', loading()]; };
+    return [n, document.readyState, document.fonts ? document.fonts.status : 'loaded', loading(), caret()]; };
   const still = () => {
     for (const a of document.getAnimations()) {
       const end = a.effect ? a.effect.getComputedTiming().endTime : Infinity;
@@ -74,6 +83,11 @@ async def watch_activity(context: BrowserContext, inflight: set) -> None:
     context.on("request", lambda r: r.resource_type not in STREAMING and inflight.add(r))
     context.on("requestfinished", lambda r: inflight.discard(r))
     context.on("requestfailed", lambda r: inflight.discard(r))
+
+
+def caret_may_show(activity) -> bool:
+    """Whether a capture must hide the text caret: the page said something takes typing, or could not say."""
+    return not isinstance(activity, list) or len(activity) < 5 or bool(activity[4])
 
 
 def quiet(before, after, inflight: set) -> bool:

@@ -5,6 +5,7 @@ emptied at once.
 """
 from __future__ import annotations
 
+import asyncio
 import base64
 import io
 
@@ -14,6 +15,7 @@ from PIL import Image
 from iwr.mcp_servers.browser import world
 from iwr.mcp_servers.browser.inspector import CARET, lay
 from iwr.mcp_servers.browser.capture import PREPARE, RESTORE
+from iwr.mcp_servers.browser.settle import caret_may_show
 
 
 
@@ -43,30 +45,36 @@ def _last_shot(session, activity, box) -> np.ndarray | None:
 
 
 async def with_and_without(session, sheets: list[str], box=None, scroll=(0, 0), again: bool = False):
-    """Captures of `box` as the page is, with each of `sheets` laid over it in turn, and (with `again`,
-    or when the DOM changed meanwhile) as it is once more: (first, [veiled, ...], again or None, the
-    page's activity before). Animations are held still meanwhile, as for a screenshot."""
-    before = await world.call(session, PREPARE)
+    """Captures of `box` as the page is, with each of `sheets` (at least one) laid over it in turn, and
+    (with `again`, or when the DOM changed meanwhile) as it is once more: (first, [veiled, ...], again
+    or None, the page's activity before). Animations are held still meanwhile, as for a screenshot.
+
+    The page as it is usually is the screenshot just taken (_last_shot), so the first sheet goes out
+    together with the call that holds the animations, and the sheet is lifted together with the one
+    that lets them go: two round trips to the page fewer per capture. Each sheet hides the caret too
+    (laying it restyles the page anyway)."""
     try:
+        before, _ = await asyncio.gather(world.call(session, PREPARE), lay(session, CARET + sheets[0]))
         first = _last_shot(session, before, box) if not again else None
-        veiled = []
-        await lay(session, CARET)
-        if first is None:
+        if first is None:  # no screenshot of the page as it is now: take one without the sheet first
+            await lay(session, CARET)
             first = await capture(session, box, scroll)
-        for css in sheets:
+            await lay(session, CARET + sheets[0])
+        veiled = [await capture(session, box, scroll)]
+        for css in sheets[1:]:
             await lay(session, CARET + css)
             veiled.append(await capture(session, box, scroll))
-            await lay(session, CARET)
     finally:
-        await lay(session, "")
-        after = await world.call(session, RESTORE)
+        _, after = await asyncio.gather(lay(session, ""), world.call(session, RESTORE))
     third = None
     if again or after != before:  # held still once more, for the capture that tells motion apart
-        await world.call(session, PREPARE)
+        hide = CARET if caret_may_show(await world.call(session, PREPARE)) else ""
         try:
-            await lay(session, CARET)
+            if hide:
+                await lay(session, hide)
             third = await capture(session, box, scroll)
         finally:
-            await lay(session, "")
+            if hide:
+                await lay(session, "")
             await world.call(session, RESTORE)
     return first, veiled, third, before
