@@ -13,7 +13,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from iwr.agents.coder import Budget
+from iwr.agents.coder import Budget, Coder
 from iwr.agents.models import ModelConfig
 from iwr.evals.records.results import RunSummary, TaskResult
 from iwr.graphs.judge import JudgeConfig
@@ -45,31 +45,61 @@ class RunOutcome:
     results: list[TaskResult]
 
 
-async def arun(agent: str, tasks: Suite | str | Path = BUNDLED_SUITE, *, task_ids: list[str] | None = None,
+async def arun(agent: "str | Coder", tasks: Suite | str | Path = BUNDLED_SUITE, *, task_ids: list[str] | None = None,
                model: str | ModelConfig | None = None, api_base: str | None = None, run_id: str | None = None,
                runs_dir: str | Path = RUNS_DIR, judge: JudgeConfig | None = None, concurrency: int = 2,
-               epochs: int = 1, budget: Budget | None = None, feedback: str = "scores", cache: bool = True) -> RunOutcome:
-    """Run `agent` (a name in the coder table, e.g. oracle, single-shot, cmd:<template>) on the tasks and
-    judge each page; a run id that exists is resumed (finished tasks are not redone)."""
+               epochs: int = 1, budget: Budget | None = None, feedback: str = "scores", cache: bool = True,
+               retry_failed: bool = False, sandbox: str = "bwrap", expose: list[str | Path] = (),
+               executor: str = "local", address: str | None = None) -> RunOutcome:
+    """Run a coder on the tasks and judge each page, as `iwr run` does; a run id that exists is resumed
+    (finished tasks are not redone).
+
+    agent: a coder's name (oracle, static, blank, single-shot, iterative, a preset such as claude-code,
+        or cmd:<template>), or a coder object (`name`, `needs_model`, `async make(job)`), registered
+        under its name.
+    tasks: a Suite, a data.jsonl or its folder. task_ids: only these.
+    model: a litellm model name (with `api_base`) or a ModelConfig, for coders that need one.
+    judge: the judge's configuration (profile, hints, metrics); the offline judge by default.
+    budget: turns, tokens, seconds and dollars per task (agents.coder.Budget); feedback: what an
+        iterative coder's replay tells it (none | scores | actions).
+    epochs: runs per task; cache: reuse identical model answers and judgements; retry_failed: redo
+        tasks that ended in an infrastructure failure.
+    sandbox, expose: where an outside agent runs (bwrap | none) and the folders it may also read.
+    executor, address: local, or ray (joining the cluster at `address`, else a local instance)."""
+    from iwr.evals.run.coders import register_coder
     from iwr.evals.run.config import RunConfig, default_run_id
+    from iwr.evals.run.runner import EXECUTORS
     from iwr.evals.run.runner import run as run_tasks
 
     load_plugins()
+    if not isinstance(agent, str):
+        agent = register_coder(agent).name
+    if executor not in EXECUTORS:
+        raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}, not {executor!r}")
     if isinstance(model, str):
         model = ModelConfig(model=model, api_base=api_base or os.environ.get("OPENAI_API_BASE"))
     runs_dir = Path(runs_dir)
     cfg = RunConfig(run_id=run_id or default_run_id(agent.split(":")[0]), agent=agent, suite=_suite(tasks),
                     runs_dir=runs_dir, model=model, task_ids=task_ids, judge=judge or JudgeConfig(),
                     concurrency=concurrency, epochs=epochs, budget=budget or Budget(), feedback=feedback,
-                    cache_dir=judge_cache(runs_dir) if cache else None)
+                    cache_dir=judge_cache(runs_dir) if cache else None, retry_failed=retry_failed,
+                    sandbox=sandbox, expose=[Path(e) for e in expose], executor=executor, address=address)
     results = await run_tasks(cfg)
     summary = RunSummary.model_validate_json((cfg.run_dir / "summary.json").read_text())
     return RunOutcome(run_dir=cfg.run_dir, summary=summary, results=results)
 
 
-def run(agent: str, tasks: Suite | str | Path = BUNDLED_SUITE, **options) -> RunOutcome:
-    """`arun` in an event loop of its own."""
-    return asyncio.run(arun(agent, tasks, **options))
+def run(agent: "str | Coder", tasks: Suite | str | Path = BUNDLED_SUITE, *, task_ids: list[str] | None = None,
+        model: str | ModelConfig | None = None, api_base: str | None = None, run_id: str | None = None,
+        runs_dir: str | Path = RUNS_DIR, judge: JudgeConfig | None = None, concurrency: int = 2, epochs: int = 1,
+        budget: Budget | None = None, feedback: str = "scores", cache: bool = True, retry_failed: bool = False,
+        sandbox: str = "bwrap", expose: list[str | Path] = (), executor: str = "local",
+        address: str | None = None) -> RunOutcome:
+    """`arun` (the same arguments) in an event loop of its own."""
+    return asyncio.run(arun(agent, tasks, task_ids=task_ids, model=model, api_base=api_base, run_id=run_id,
+                            runs_dir=runs_dir, judge=judge, concurrency=concurrency, epochs=epochs, budget=budget,
+                            feedback=feedback, cache=cache, retry_failed=retry_failed, sandbox=sandbox,
+                            expose=expose, executor=executor, address=address))
 
 
 async def ajudge(page: str | Path, task: Task | str, *, tasks: Suite | str | Path = BUNDLED_SUITE,
@@ -94,9 +124,10 @@ async def ajudge(page: str | Path, task: Task | str, *, tasks: Suite | str | Pat
     return result.stamped()
 
 
-def judge(page: str | Path, task: Task | str, **options) -> TaskResult:
-    """`ajudge` in an event loop of its own."""
-    return asyncio.run(ajudge(page, task, **options))
+def judge(page: str | Path, task: Task | str, *, tasks: Suite | str | Path = BUNDLED_SUITE,
+          config: JudgeConfig | None = None, work: str | Path | None = None) -> TaskResult:
+    """`ajudge` (the same arguments) in an event loop of its own."""
+    return asyncio.run(ajudge(page, task, tasks=tasks, config=config, work=work))
 
 
 async def acalibrate(tasks: Suite | str | Path = BUNDLED_SUITE, *, hints: bool = True, max_tasks: int | None = None,
@@ -112,9 +143,12 @@ async def acalibrate(tasks: Suite | str | Path = BUNDLED_SUITE, *, hints: bool =
                                  real=Path(real) if real else None, equivalents=equivalents)
 
 
-def calibrate(tasks: Suite | str | Path = BUNDLED_SUITE, **options) -> dict:
-    """`acalibrate` in an event loop of its own."""
-    return asyncio.run(acalibrate(tasks, **options))
+def calibrate(tasks: Suite | str | Path = BUNDLED_SUITE, *, hints: bool = True, max_tasks: int | None = None,
+              work: str | Path | None = None, equivalents: bool = False, real: str | Path | None = None,
+              cache: bool = True) -> dict:
+    """`acalibrate` (the same arguments) in an event loop of its own."""
+    return asyncio.run(acalibrate(tasks, hints=hints, max_tasks=max_tasks, work=work, equivalents=equivalents,
+                                  real=real, cache=cache))
 
 
 def register_coder(coder):

@@ -63,3 +63,34 @@ def test_the_command_line_takes_the_plug_in(tmp_path):
     unknown = subprocess.run([sys.executable, "-m", "iwr.evals.cli", "run", "--agent", "title-only", "--task", "1",
                               "--runs-dir", str(tmp_path)], capture_output=True, text=True, timeout=300, env=env)
     assert unknown.returncode == 2 and "unknown agent 'title-only'" in unknown.stderr
+
+
+def test_run_and_arun_name_the_same_options_as_the_command_line():
+    import inspect
+
+    from iwr import arun
+
+    sync, coro = inspect.signature(run).parameters, inspect.signature(arun).parameters
+    assert list(sync) == list(coro)
+    assert {"sandbox", "expose", "executor", "address", "budget", "epochs", "retry_failed", "feedback"} <= set(sync)
+    assert all(p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) for p in sync.values())  # no **options
+    with pytest.raises(ValueError, match="executor"):
+        run("oracle", task_ids=["1"], executor="threads")
+
+
+@pytest.mark.slow
+def test_a_coder_object_runs_without_registering_it_first(tmp_path, suite_dir):
+    import shutil
+
+    from iwr.agents.coder import CoderJob, CoderOutput
+
+    class CopiesTheReference:
+        name, needs_model, iterates = "copies-the-reference", False, False
+
+        async def make(self, job: CoderJob) -> CoderOutput:
+            shutil.copytree(job.task.reference_site(), job.out, dirs_exist_ok=True)
+            return CoderOutput()
+
+    out = run(CopiesTheReference(), suite_dir, task_ids=["1"], runs_dir=tmp_path, run_id="obj", cache=False)
+    (r,) = out.results
+    assert r.agent == "copies-the-reference" and r.status == "scored" and r.ifs == 1.0
