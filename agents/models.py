@@ -30,6 +30,21 @@ class ModelConfig(BaseModel):
     retries: int = Field(3, description="retries on rate limits, server errors and timeouts")
     backoff_s: float = Field(0.5, description="delay before the first retry, doubled for each next one (at most 30 s)")
     cache_path: str | None = Field(None, description="response cache file; None: $IWR_RESPONSE_CACHE, else no cache; 'off': none")
+    price_in: float | None = Field(None, description="US dollars per million prompt tokens (with price_out: instead of "
+                                   "litellm's price map, which knows no local model)")
+    price_out: float | None = Field(None, description="US dollars per million completion tokens")
+
+    def priced(self) -> bool:
+        return self.price_in is not None or self.price_out is not None
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        """What the given tokens cost at this configuration's own prices."""
+        return round((prompt_tokens * (self.price_in or 0.0) + completion_tokens * (self.price_out or 0.0)) / 1e6, 8)
+
+
+def plus_cost(a: float | None, b: float | None) -> float | None:
+    """A sum of dollar amounts in which one unknown (None) makes the sum unknown."""
+    return None if a is None or b is None else round(a + b, 8)
 
 
 class ToolCall(BaseModel):
@@ -49,7 +64,7 @@ class Reply(BaseModel):
     tool_calls: list[ToolCall] = Field(default_factory=list)
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    cost_usd: float = 0.0
+    cost_usd: float | None = Field(0.0, description="US dollars; None when no price is known for the model")
     latency_s: float = 0.0
     finish_reason: str | None = Field(None, description="why the model stopped: stop, length (truncated), tool_calls")
     cached: bool = Field(False, description="answered from the response cache (so it cost nothing now)")
@@ -207,11 +222,14 @@ async def _litellm_complete(messages: list[dict], cfg: ModelConfig, tools: list[
     text = (msg.content or "") if msg is not None else ""
     calls = parse_tool_calls(getattr(msg, "tool_calls", None) or []) if msg is not None else []
     usage = getattr(resp, "usage", None)
-    try:
-        cost = float(litellm.completion_cost(completion_response=resp) or 0.0)
-    except Exception:  # unknown model in the local cost map: cost is unknown, not an error
-        cost = 0.0
-    return Reply(text=text, model=cfg.model, tool_calls=calls, prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
-                 completion_tokens=getattr(usage, "completion_tokens", 0) or 0, cost_usd=cost,
+    prompt, completion = getattr(usage, "prompt_tokens", 0) or 0, getattr(usage, "completion_tokens", 0) or 0
+    if cfg.priced():
+        cost = cfg.cost(prompt, completion)
+    else:
+        try:
+            cost = float(litellm.completion_cost(completion_response=resp))
+        except Exception:  # a model litellm's price map does not know (any local one): unknown, not $0
+            cost = None
+    return Reply(text=text, model=cfg.model, tool_calls=calls, prompt_tokens=prompt, completion_tokens=completion, cost_usd=cost,
                  latency_s=time.monotonic() - started,
                  finish_reason=getattr(resp.choices[0], "finish_reason", None) if resp.choices else None)

@@ -18,7 +18,7 @@ from langgraph.runtime import Runtime
 from iwr.agents.coder import Budget
 from iwr.agents.coder_tools import CODER_TOOLS
 from iwr.agents.messages import prompt
-from iwr.agents.models import ModelConfig, complete
+from iwr.agents.models import ModelConfig, complete, plus_cost
 from iwr.agents.toolbox import Toolbox, ToolCallError
 from iwr.graphs.judge import JudgeConfig, judge
 from iwr.tasks.schema import size_of
@@ -43,7 +43,7 @@ class IterState(TypedDict, total=False):
     messages: list
     turn: int
     tokens: int
-    cost: float
+    cost: float | None  # None once a call's price is unknown
     started: float
     done: bool
     stop_reason: str
@@ -81,7 +81,8 @@ def budget_left(state: IterState, b: Budget) -> str | None:
         return "tokens"
     if time.time() - state.get("started", time.time()) >= b.seconds:
         return "seconds"
-    if state.get("cost", 0.0) >= b.dollars:
+    cost = state.get("cost", 0.0)
+    if cost is not None and cost >= b.dollars:  # an unknown price (None) cannot reach a dollar limit
         return "dollars"
     return None
 
@@ -99,7 +100,7 @@ async def agent(state: IterState, runtime: Runtime[IterContext]) -> dict:
                               "function": {"name": c.name, "arguments": json.dumps(c.arguments)}} for c in reply.tool_calls]
     update = {"messages": [*state["messages"], msg], "turn": state.get("turn", 0) + 1,
               "tokens": state.get("tokens", 0) + reply.prompt_tokens + reply.completion_tokens,
-              "cost": state.get("cost", 0.0) + reply.cost_usd,
+              "cost": plus_cost(state.get("cost", 0.0), reply.cost_usd),
               "arg_errors": {c.id: c.error for c in reply.tool_calls if c.error}}
     if not reply.tool_calls:
         update.update(done=True, stop_reason="answered without a tool call")

@@ -16,7 +16,7 @@ from importlib import resources
 
 from PIL import Image
 
-from iwr.agents.models import ModelConfig, ModelFailure, ModelUnavailable, complete
+from iwr.agents.models import ModelConfig, ModelFailure, ModelUnavailable, complete, plus_cost
 from iwr.agents.toolbox import InfrastructureError
 
 PAGE_TAG = re.compile(r"</?\s*page_data", re.IGNORECASE)
@@ -98,7 +98,7 @@ class LlmJudge:
         u["cached"] += int(reply.cached)
         u["prompt_tokens"] += reply.prompt_tokens
         u["completion_tokens"] += reply.completion_tokens
-        u["cost_usd"] = round(u["cost_usd"] + reply.cost_usd, 6)
+        u["cost_usd"] = plus_cost(u["cost_usd"], reply.cost_usd)
 
     async def ground(self, action_type: str, description: str, tree: str, elements: list[dict],
                      boxed: str | None = None) -> dict:

@@ -24,6 +24,10 @@ def test_each_preset_gets_its_own_keys_and_nothing_else_from_the_host():
     claude = passed_env(PRESETS["claude-code"].keys, HOST)
     assert claude == {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "HTTPS_PROXY": "http://proxy:3128",
                       "ANTHROPIC_API_KEY": "test-anthropic"}
+    # an agent's own family of settings reaches it, and only it
+    assert passed_env(PRESETS["claude-code"].keys, {**HOST, "CLAUDE_CODE_MAX_OUTPUT_TOKENS": "9"})[
+        "CLAUDE_CODE_MAX_OUTPUT_TOKENS"] == "9"
+    assert "CLAUDE_CODE_MAX_OUTPUT_TOKENS" not in passed_env(PRESETS["codex"].keys, {**HOST, "CLAUDE_CODE_MAX_OUTPUT_TOKENS": "9"})
     assert passed_env(PRESETS["codex"].keys, HOST)["OPENAI_API_KEY"] == "test-openai"
     assert "ANTHROPIC_API_KEY" not in passed_env(PRESETS["codex"].keys, HOST)
     fast = passed_env(PRESETS["fast-agent"].keys, HOST)

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from iwr.evals.records.results import cost_of
 from iwr.evals.run.config import RunConfig
 from iwr.evals.run.runner import run
 
@@ -17,11 +18,13 @@ def execute(cfg: RunConfig) -> tuple[list, dict]:
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         TextColumn("{task.fields[cost]}"), console=Console(stderr=True), transient=True)
     bar = progress.add_task(cfg.run_id, total=None, cost="")
-    spent = [0.0]
+    spent: list = [0.0]
 
     def on_done(r, done: int, total: int) -> None:
-        spent[0] += float((r.coder.get("usage") or {}).get("cost_usd", 0.0) or 0.0)
-        progress.update(bar, completed=done, total=total, cost=f"${spent[0]:.3f}  last: {r.task_id} {r.status}")
+        cost, known = cost_of(r)
+        spent[0] = spent[0] + cost if known and spent[0] is not None else None
+        shown = "cost unknown" if spent[0] is None else f"${spent[0]:.3f}"
+        progress.update(bar, completed=done, total=total, cost=f"{shown}  last: {r.task_id} {r.status}")
 
     cfg.on_done = on_done
     with progress:

@@ -26,6 +26,9 @@ def run(
                               "agent, see README); comma-separated to compare"),
     model: Optional[str] = typer.Option(None, help="litellm model name (e.g. openai/gpt-4o) or scripted:<file>"),
     api_base: Optional[str] = typer.Option(None, help="base URL of an OpenAI-compatible server"),
+    price_in: Optional[float] = typer.Option(None, help="with --model: US dollars per million prompt tokens (instead of "
+                                             "litellm's price map; a model it does not know costs 'unknown')"),
+    price_out: Optional[float] = typer.Option(None, help="with --model: US dollars per million completion tokens"),
     tasks: Path = typer.Option(BUNDLED_SUITE, help="a data.jsonl or the folder holding it"),
     task: Optional[list[str]] = typer.Option(None, help="only these task ids (repeatable)"),
     run_id: Optional[str] = typer.Option(None, help="reuse an id to resume a run"),
@@ -78,7 +81,8 @@ def run(
         raise typer.Exit(2)
     suite = suite_or_exit(tasks)
     mcfg = ModelConfig(model=model, api_base=api_base or os.environ.get("OPENAI_API_BASE"),
-                       cache_path=response_cache_path(runs_dir, no_cache or epochs > 1)) if model else None
+                       cache_path=response_cache_path(runs_dir, no_cache or epochs > 1), price_in=price_in,
+                       price_out=price_out) if model else None
     try:
         jcfg = judge_config(judge_profile, paper_compat, judge_model, judge_api_base, response_cache(runs_dir))
     except ValueError as e:

@@ -45,7 +45,8 @@ def flat(r: dict) -> dict:
     row.update(actions_passed=sum(1 for a in acts if a.get("status") == "passed"), actions_total=len(acts),
                first_failed_action=failed, coder_seconds=(r.get("seconds") or {}).get("coder"),
                judge_seconds=(r.get("seconds") or {}).get("judge"), prompt_tokens=usage.get("prompt_tokens"),
-               completion_tokens=usage.get("completion_tokens"), cost_usd=usage.get("cost_usd"),
+               completion_tokens=usage.get("completion_tokens"),
+               cost_usd="unknown" if "cost_usd" in usage and usage["cost_usd"] is None else usage.get("cost_usd"),
                iwr=prod.get("iwr"), revision=prod.get("revision"), browser=prod.get("browser"))
     return row
 

@@ -94,7 +94,18 @@ class RunSummary(BaseModel):
     agent: str
     tasks: list[SummaryEntry]
     mean: MeanScores
+    cost_usd: float | None = Field(0.0, description="the coders' model cost over the run in US dollars; null "
+                                   "(unknown) when some task's model has no known price")
+    cost_unknown: int = Field(0, description="results whose model cost is unknown (no price for their model)")
     producer: dict = Field(default_factory=dict, description="code, browser and metric versions (provenance.py)")
+
+
+def cost_of(r: "TaskResult") -> tuple[float, bool]:
+    """A result's model cost in dollars and whether it is known (a coder that called no model costs 0)."""
+    usage = r.coder.get("usage") or {}
+    if "cost_usd" in usage and usage["cost_usd"] is None:
+        return 0.0, False
+    return float(usage.get("cost_usd") or 0.0), True
 
 
 def run_summary(run_id: str, agent: str, keyed: list[tuple[int, TaskResult]]) -> RunSummary:
@@ -104,8 +115,11 @@ def run_summary(run_id: str, agent: str, keyed: list[tuple[int, TaskResult]]) ->
     results = [r for _, r in keyed]
     browser = next((r.judge.get("browser") for r in results if r.judge.get("browser")), None)
     metrics = {k: v for r in results for k, v in r.backends.items()}
+    costs = [cost_of(r) for r in results]
+    unknown = sum(1 for _, known in costs if not known)
     return RunSummary(run_id=run_id, agent=agent, tasks=[{**r.summary(), "epoch": e} for e, r in keyed],
-                      mean=mean_scores(results), producer=producer(browser, metrics))
+                      mean=mean_scores(results), cost_usd=None if unknown else round(sum(c for c, _ in costs), 6),
+                      cost_unknown=unknown, producer=producer(browser, metrics))
 
 
 def mean_scores(results: list[TaskResult]) -> dict:

@@ -115,13 +115,26 @@ def paired_difference(run_a: Sequence[Any], run_b: Sequence[Any], metric: str = 
     return {"n": len(diffs), "metric": metric, "diff": iv["mean"], "lo": iv["lo"], "hi": iv["hi"]}
 
 
+def run_cost(results: Sequence[Any]) -> float | None:
+    """The coders' model cost of a run's results in dollars; None when some result's price is unknown."""
+    total = 0.0
+    for r in results:
+        usage = (field(r, "coder") or {}).get("usage") or {}
+        if "cost_usd" in usage and usage["cost_usd"] is None:
+            return None
+        total += float(usage.get("cost_usd") or 0.0)
+    return round(total, 6)
+
+
 def pct(v: float | None, digits: int = 2) -> str:
     """A 0..1 score as x100 with fixed decimals; an en dash for no value."""
     return "–" if v is None else f"{v * 100:.{digits}f}"
 
 
-def dollars(v: float) -> str:
-    """A dollar amount readable at both API-call and run scale."""
+def dollars(v: float | None) -> str:
+    """A dollar amount readable at both API-call and run scale; "unknown" for no known price."""
+    if v is None:
+        return "unknown"
     return f"${v:.4f}" if v >= 0.01 or v == 0 else f"${v:.6f}"
 
 
@@ -151,7 +164,9 @@ def turn_curve(results: Sequence[Any]) -> list[dict]:
     for t in range(1, max(s["turn"] for d in per for s in d) + 1):
         now = [next((s for s in reversed(d) if s["turn"] <= t), {}) for d in per]
         row: dict[str, Any] = {"turn": t, "n": len(now)}
-        for k in ("final", "ifs", "vfs", "tokens", "cost_usd"):
+        for k in ("final", "ifs", "vfs", "tokens"):
             row[k] = float(np.mean([s.get(k) or 0.0 for s in now]))
+        spent = [s.get("cost_usd", 0.0) for s in now]  # None: a draft whose model has no known price
+        row["cost_usd"] = None if any(c is None for c in spent) else float(np.mean([c or 0.0 for c in spent]))
         out.append(row)
     return out

@@ -10,7 +10,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from iwr.evals.records.results import TaskResult
+from iwr.evals.records.results import TaskResult, cost_of
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -41,7 +41,8 @@ class Store:
                             (run_id, agent, model, profile, suite, time.time(), json.dumps(config)))
 
     def add_result(self, run_id: str, r: TaskResult, epoch: int = 1) -> None:
-        cost = float((r.coder.get("usage") or {}).get("cost_usd", 0.0) or 0.0)
+        spent, known = cost_of(r)
+        cost = spent if known else None
         with self.db:
             self.db.execute("INSERT OR REPLACE INTO results VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                             (run_id, r.task_id, epoch, r.status, r.ifs, r.lvs, r.hvs, r.vfs, r.final, r.error,

@@ -5,6 +5,8 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
+from iwr.evals.records.stats import dollars
+
 TAIL = 8000  # characters of each file shown
 
 
@@ -39,8 +41,8 @@ def agent_html(ctx: dict | None) -> str:
             f"sandbox {escape(str(f.get('sandbox')))}"]
     if u.get("prompt_tokens") is not None:
         head.append(f"{u.get('prompt_tokens', 0)} prompt + {u.get('completion_tokens', 0)} completion tokens")
-    if u.get("cost_usd") is not None:
-        head.append(f"${u['cost_usd']:.4f}")
+    if "cost_usd" in u:
+        head.append(f"{dollars(u['cost_usd'])} ({escape(str(u.get('cost_source') or 'reported by the agent'))})")
     out = ['<h2 id="agent">Outside agent</h2>', f'<p class="sub">{" · ".join(head)}</p>',
            f'<p><code>{escape(str(f.get("command", "")))}</code></p>']
     for label, key in (("Standard output", "stdout"), ("Standard error", "stderr"),

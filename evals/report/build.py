@@ -18,7 +18,8 @@ from iwr.evals.records.export import natural_order
 from iwr.evals.report.runs import BREAKDOWNS, Run, load_run, slug
 from iwr.evals.report.agent_log import agent_context
 from iwr.evals.report.trajectory import trajectory_context
-from iwr.evals.records.stats import METRICS, breakdown, dollars, paired_difference, paper_table, pct, summarise, turn_curve
+from iwr.evals.records.stats import (METRICS, breakdown, dollars, paired_difference, paper_table, pct, run_cost, summarise,
+                                      turn_curve)
 
 MAX_WIDTH = 640
 
@@ -104,7 +105,7 @@ def tables(runs: list[Run]) -> dict:
     for r in runs:
         s = summarise(r.results)
         board.append({"run_id": r.run_id, "folder": str(r.folder), "agent": r.meta.get("agent") or "?", "model": r.model,
-                      "profile": r.profile, "suite": r.meta.get("suite"), **s})
+                      "profile": r.profile, "suite": r.meta.get("suite"), "cost_usd": run_cost(r.results), **s})
     labels = [r["model"] or r["agent"] for r in board]
     paper = [{**b, "model": lab if labels.count(lab) == 1 else f"{lab} ({b['run_id']})"} for b, lab in zip(board, labels)]
     paired = [{"a": a.run_id, "b": b.run_id, **paired_difference(a.results, b.results)} for a, b in
@@ -146,10 +147,16 @@ def turn_plots(runs: list[Run], t: dict) -> dict[str, str]:
     lines = [(i, r, t["turn_curves"][r.run_id]) for i, r in enumerate(runs) if r.run_id in t["turn_curves"]]
     if not lines:
         return {}
-    return {name: line_svg([Series(r.run_id, color(i), points=[
-        (p[key], p["final"], f"{r.run_id} · turn {p['turn']}: Final {pct(p['final'])}, {p['tokens']:.0f} tokens, "
-         f"{dollars(p['cost_usd'])} (mean over {p['n']} task(s))", "") for p in curve]) for i, r, curve in lines],
-        label, title, prefix, integer) for name, (key, label, title, prefix, integer) in axes.items()}
+    plots = {}
+    for name, (key, label, title, prefix, integer) in axes.items():
+        # a run whose model has no known price has no place on the dollars axis
+        series = [Series(r.run_id, color(i), points=[
+            (p[key], p["final"], f"{r.run_id} · turn {p['turn']}: Final {pct(p['final'])}, {p['tokens']:.0f} tokens, "
+             f"{dollars(p['cost_usd'])} (mean over {p['n']} task(s))", "") for p in curve])
+            for i, r, curve in lines if all(p[key] is not None for p in curve)]
+        if series:
+            plots[name] = line_svg(series, label, title, prefix, integer)
+    return plots
 
 
 def task_context(run: Run, r: dict, media: Media) -> dict:

@@ -131,9 +131,10 @@ def _leaderboard(t: dict) -> str:
         rows.append(f'<tr><td class="nw"><span class="sw" style="background:{color(i)}"></span><b>{escape(b["run_id"])}</b></td>'
                     f'<td class="nw">{escape(b["agent"])}</td><td class="nw">{escape(b["model"] or "–")}</td>'
                     f'<td class="nw">{escape(b["profile"])}</td>'
-                    f'<td class="n">{b["n"]}</td>{"".join(score_cell(b[m]) for m in METRICS)}<td>{out or "–"}</td></tr>')
-    return table(["Run", "Agent", "Model", "Judge", "n", "Final", "IFS", "VFS", "LVS", "HVS", "Outcomes"], rows,
-                 "leaderboard", numeric={4, 5, 6, 7, 8, 9})
+                    f'<td class="n">{b["n"]}</td>{"".join(score_cell(b[m]) for m in METRICS)}'
+                    f'<td class="n nw">{escape(dollars(b.get("cost_usd", 0.0)))}</td><td>{out or "–"}</td></tr>')
+    return table(["Run", "Agent", "Model", "Judge", "n", "Final", "IFS", "VFS", "LVS", "HVS", "Cost", "Outcomes"], rows,
+                 "leaderboard", numeric={4, 5, 6, 7, 8, 9, 10})
 
 
 def _paired(t: dict) -> str:
@@ -190,8 +191,9 @@ def _tasks(runs: list[Run]) -> str:
 def _turn_plots(svgs: dict[str, str]) -> str:
     if "by_turn" not in svgs:
         return ""
-    cards = "".join(f'<div class="card"><h3>Mean Final against {k}</h3>{svgs[f"by_{k}"]}</div>'
-                    for k in ("turn", "tokens", "dollars"))
+    cards = "".join(f'<div class="card"><h3>Mean Final against {k}</h3>{svgs[f"by_{k}"]}</div>' if f"by_{k}" in svgs
+                    else f'<div class="card"><h3>Mean Final against {k}</h3><p class="note">unknown: no price is known '
+                         'for the model (set --price-in and --price-out)</p></div>' for k in ("turn", "tokens", "dollars"))
     return ('<h2>Score per turn</h2><p class="note">Iterative runs: every draft is judged; at each turn a task counts '
             'with its latest draft (0 before its first) and the tokens and dollars spent when that draft was written.</p>'
             f'<div class="plots turns">{cards}</div>')
@@ -333,9 +335,9 @@ def _ci(v: dict) -> str:
 def markdown(t: dict, breakdowns: dict[str, str]) -> str:
     """The tables as Markdown, the paper-layout table included."""
     md = ["# IWR report", "", "## Leaderboard (x100, 95 % BCa bootstrap intervals)", ""]
-    md += md_table(["Run", "Agent", "Model", "Profile", "n", "Final", "IFS", "VFS", "LVS", "HVS", *STATUSES],
-                   [[b["run_id"], b["agent"], b["model"] or "–", b["profile"], b["n"],
-                     *(_ci(b[m]) for m in METRICS), *(b["outcomes"][s] for s in STATUSES)] for b in t["runs"]])
+    md += md_table(["Run", "Agent", "Model", "Profile", "n", "Final", "IFS", "VFS", "LVS", "HVS", "Cost", *STATUSES],
+                   [[b["run_id"], b["agent"], b["model"] or "–", b["profile"], b["n"], *(_ci(b[m]) for m in METRICS),
+                     dollars(b.get("cost_usd", 0.0)), *(b["outcomes"][s] for s in STATUSES)] for b in t["runs"]])
     md += ["", "## Paper layout", "", t["paper_table"]]
     if t["paired_differences"]:
         md += ["## Paired difference of Final (x100)", ""]

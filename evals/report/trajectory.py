@@ -54,7 +54,7 @@ def _call_row(c: dict) -> str:
 def _draft(d: dict, best: bool) -> str:
     scores = f'IFS {pct(d.get("ifs"))} · VFS {pct(d.get("vfs"))} · Final <b>{pct(d.get("final"))}</b>'
     usage = f' · {d["tokens"]} tokens' if isinstance(d.get("tokens"), int) else ""
-    usage += f' · {dollars(d["cost_usd"])}' if isinstance(d.get("cost_usd"), (int, float)) else ""
+    usage += f' · {dollars(d["cost_usd"])}' if "cost_usd" in d else ""
     img = (f'<figure class="shot" style="margin:8px 0 0"><img src="../../{escape(d["img"])}" alt="draft of turn '
            f'{escape(str(d.get("turn")))} as the judge opened it"><figcaption>As the judge opened it</figcaption></figure>'
            if d.get("img") else "")
@@ -68,8 +68,8 @@ def trajectory_html(ctx: dict | None) -> str:
         return ""
     u = ctx["usage"]
     head = [f'{escape(str(u.get("turns", "?")))} turn(s)', f'{escape(str(u.get("tokens", "?")))} tokens']
-    if isinstance(u.get("cost_usd"), (int, float)):
-        head.append(dollars(u["cost_usd"]))
+    if "cost_usd" in u:
+        head.append(f'cost {dollars(u["cost_usd"])}')
     if ctx["stop_reason"]:
         head.append(f'stopped: {escape(str(ctx["stop_reason"]))}')
     out = ['<h2 id="trajectory">Coder trajectory</h2>', f'<p class="sub">{" · ".join(head)}</p>']

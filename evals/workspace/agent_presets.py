@@ -21,7 +21,7 @@ class Preset:
     how: str  # how the MCP servers reach the agent (README)
     configure: Callable[[Path, Path, dict, str | None], dict] | None = None  # (workspace, home, mcp, api_base) -> env
     trajectories: tuple[str, ...] = ()  # globs under HOME or the workspace of the session files it keeps
-    keys: tuple[str, ...] = ()  # the operator's variables it gets besides the system's (sandbox.passed_env)
+    keys: tuple[str, ...] = ()  # the operator's variables it gets besides the system's: names or NAME_* families (sandbox.passed_env)
 
     def command(self, model: str | None) -> str:
         return self.template.replace("{model_opt}", f"{self.model_flag} {{model}}" if model else "").replace("  ", " ")
@@ -94,21 +94,20 @@ PRESETS = {p.name: p for p in [
            f"--allowedTools {CLAUDE_TOOLS} -- {{prompt}}", "--model",
            "reads the workspace's .mcp.json (--mcp-config); npm install -g @anthropic-ai/claude-code",
            claude_env, (".claude/projects/*/*.jsonl",),
-           ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL")),
+           ("ANTHROPIC_*", "CLAUDE_CODE_*", "ENABLE_TOOL_SEARCH", "MAX_THINKING_TOKENS", "MCP_TIMEOUT", "MCP_TOOL_TIMEOUT")),
     Preset("codex", "codex exec --json --skip-git-repo-check {model_opt} {prompt}", "--model",
            "[mcp_servers.*] tables in $CODEX_HOME/config.toml, written from .mcp.json; "
            "npm install -g @openai/codex", codex_config, (".codex/sessions/*/*/*/*.jsonl",),
-           ("OPENAI_API_KEY", "CODEX_API_KEY", "OPENAI_BASE_URL")),
+           ("OPENAI_*", "CODEX_*")),
     Preset("fast-agent", "fast-agent --no-update-check go -c {home}/fastagent.config.yaml --home {home}/fast-agent "
            "--servers iwr-workspace,iwr-browser,iwr-assets,iwr-metrics --trajectory-output {home}/trajectory.json "
            "{model_opt} -m {prompt}", "--model",
            "mcp.servers in $HOME/fastagent.config.yaml, written from .mcp.json; a Python agent from PyPI "
            "(fast-agent-mcp, Python 3.12+: uv tool install fast-agent-mcp); with --api-base, name models "
            "generic.<model>", fast_agent_config, ("trajectory.json",),
-           ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "OPENROUTER_API_KEY", "GENERIC_API_KEY",
-            "GENERIC_BASE_URL")),
+           ("OPENAI_*", "ANTHROPIC_*", "GOOGLE_*", "OPENROUTER_*", "GENERIC_*", "FAST_AGENT_*")),
     Preset("gemini", "gemini --yolo --output-format json {model_opt} -p {prompt}", "--model",
            "mcpServers in $GEMINI_CLI_HOME/.gemini/settings.json, written from .mcp.json; "
            "npm install -g @google/gemini-cli", gemini_config, (".gemini/tmp/*/chats/*.json*",),
-           ("GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL")),
+           ("GEMINI_*", "GOOGLE_*")),
 ]}

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from iwr.agents.coder import CoderJob, CoderOutput
+from iwr.agents.models import ModelConfig
 from iwr.agents.toolbox import InfrastructureError
 from iwr.evals.workspace.agent_presets import PRESETS, Preset
 from iwr.evals.workspace.agent_usage import usage_from_output
@@ -76,7 +77,7 @@ class CommandCoder:
         argv, env = self._argv(["/bin/sh", "-c", command], job, ws, home, public, own_executable(command))
         env.update(extra_env)
         (agent / "command.txt").write_text(command + "\n")
-        return await self._run(argv, env, agent, ws, home, job.budget.seconds)
+        return await self._run(argv, env, agent, ws, home, job.budget.seconds, job.model)
 
     def _argv(self, argv: list[str], job: CoderJob, ws: Path, home: Path, public: Path,
               executable: list[Path]) -> tuple[list[str], dict]:
@@ -90,7 +91,8 @@ class CommandCoder:
         except SandboxUnavailable as e:
             raise InfrastructureError(str(e)) from e
 
-    async def _run(self, argv: list[str], env: dict, agent: Path, ws: Path, home: Path, budget_s: float) -> CoderOutput:
+    async def _run(self, argv: list[str], env: dict, agent: Path, ws: Path, home: Path, budget_s: float,
+                   model: ModelConfig | None) -> CoderOutput:
         out_path, err_path = agent / "stdout.log", agent / "stderr.log"
         t0 = time.monotonic()
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
@@ -114,6 +116,7 @@ class CommandCoder:
         trajectory = self._trajectory(ws, home) or str(out_path)
         usage = usage_from_output(out_path.read_text(errors="replace")) or usage_from_output(
             Path(trajectory).read_text(errors="replace"))  # an agent that reports usage only in its session file
+        usage = priced(usage, model)
         if timed_out:
             return CoderOutput(status="model_failure", error=f"the agent ran out of time ({budget_s:g} s) and was "
                                "stopped", usage=usage, trajectory=trajectory, agent=facts)
@@ -132,6 +135,20 @@ class CommandCoder:
         """The newest session file the preset's agent keeps, if any."""
         found = [p for g in (self.preset.trajectories if self.preset else ()) for root in (home, ws) for p in root.glob(g)]
         return str(max(found, key=lambda p: p.stat().st_mtime)) if found else None
+
+
+def priced(usage: dict, model: ModelConfig | None) -> dict:
+    """The usage with its cost said for what it is: the run's own prices (--price-in/--price-out) over
+    the tokens the agent reported; else the agent's own figure (at its list prices, whatever model
+    actually answered); else unknown (None)."""
+    if not usage:
+        return usage
+    if model is not None and model.priced():
+        cost = model.cost(usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0))
+        return {**usage, "cost_usd": cost, "cost_source": "the run's --price-in/--price-out"}
+    if usage.get("cost_usd") is not None:
+        return {**usage, "cost_source": "reported by the agent"}
+    return {**usage, "cost_usd": None, "cost_source": "unknown: no price for the agent's model"}
 
 
 async def _end_group(proc: asyncio.subprocess.Process) -> None:

@@ -40,10 +40,11 @@ MODEL_KEYS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROP
 
 
 def passed_env(keys: tuple[str, ...] = MODEL_KEYS, base: dict[str, str] | None = None) -> dict[str, str]:
-    """The operator's variables an agent gets: the lists above and `keys`."""
-    wanted = {*SYSTEM_VARS, *NETWORK_VARS, *SERVER_VARS, *keys}
-    return {k: v for k, v in (base if base is not None else os.environ).items()
-            if k in wanted or k.startswith(SYSTEM_PREFIXES)}
+    """The operator's variables an agent gets: the lists above and `keys` (a name, or a family such as
+    CLAUDE_CODE_*: the agent's own settings)."""
+    wanted = {*SYSTEM_VARS, *NETWORK_VARS, *SERVER_VARS, *(k for k in keys if not k.endswith("*"))}
+    families = (*SYSTEM_PREFIXES, *(k[:-1] for k in keys if k.endswith("*")))
+    return {k: v for k, v in (base if base is not None else os.environ).items() if k in wanted or k.startswith(families)}
 
 
 class SandboxUnavailable(RuntimeError):
