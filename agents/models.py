@@ -21,7 +21,8 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # litellm reaches
 class ModelConfig(BaseModel):
     """Which model to call and how."""
 
-    model: str = Field(description="litellm model name, or scripted:<file>")
+    model: str = Field(description="litellm model name, or scripted:<file>; empty: an outside agent's own "
+                       "model, priced by price_in/price_out")
     api_base: str | None = Field(None, description="base URL of an OpenAI-compatible server")
     api_key: str | None = Field(None, description="API key; default: the provider's usual environment variable")
     temperature: float = Field(0.0, description="sampling temperature; the paper uses 0")
@@ -40,6 +41,11 @@ class ModelConfig(BaseModel):
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
         """What the given tokens cost at this configuration's own prices."""
         return round((prompt_tokens * (self.price_in or 0.0) + completion_tokens * (self.price_out or 0.0)) / 1e6, 8)
+
+
+def model_name(config: ModelConfig | None) -> str | None:
+    """The model a configuration names, or None (none, or an outside agent's own default model)."""
+    return (config.model or None) if config is not None else None
 
 
 def plus_cost(a: float | None, b: float | None) -> float | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 import typer
 
 from iwr.evals.cli.app import app
@@ -63,3 +64,29 @@ def test_mcp_command_options_reach_the_launcher(monkeypatch):
     assert r.exit_code == 0, r.output
     args = launcher.parser().parse_args(got[0])
     assert (args.name, args.allow, args.keep_references, args.http) == ("metrics", [Path("/a"), Path("/b")], True, 9)
+
+
+def _commands_block() -> dict[str, set[str]]:
+    """Per command of the README's "Commands" block, the options its lines (and their continuation
+    lines) name, comments left out."""
+    block = README.read_text().split("\n## Commands\n", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    named: dict[str, set[str]] = {}
+    current = None
+    for line in block.splitlines():
+        m = re.match(r"iwr (?:--plugin MODULE )?([\w-]+)", line)
+        if m:
+            current = m.group(1)
+        elif not line.startswith(" "):
+            current = None
+        if current:
+            named.setdefault(current, set()).update(re.findall(r"(?<![\w-])--[a-z][\w-]*", re.split(r"\s{2,}#", line)[0]))
+    return named
+
+
+@pytest.mark.parametrize("command", ["run", "report", "judge", "prepare", "calibrate", "bench", "doctor"])
+def test_the_readme_commands_block_names_every_option_and_no_other(command):
+    cmd = typer.main.get_command(app).commands[command]
+    options = {o for p in cmd.params for o in [*p.opts, *getattr(p, "secondary_opts", [])]
+               if o.startswith("--") and o != "--help"}
+    named = _commands_block()[command] - {"--plugin"}
+    assert named == options, f"README lacks {sorted(options - named)}; --help lacks {sorted(named - options)}"

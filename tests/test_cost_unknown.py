@@ -70,3 +70,21 @@ def test_summary_export_and_report_say_unknown(fake_openai, tmp_path):
     board = (tmp_path / "rep" / "index.html").read_text().split("<h2>Leaderboard</h2>")[1].split("</table>")[0]
     assert "unknown" in board and "$0.000200" in board
     assert "| unknown |" in (tmp_path / "rep" / "tables.md").read_text()
+
+
+@pytest.mark.slow
+def test_prices_without_a_model_price_an_outside_agent_s_own_model(tmp_path):
+    agent = tmp_path / "agent.sh"
+    agent.write_text("#!/bin/sh\nprintf '<!doctype html><h1>Hi</h1>' > index.html\n"
+                     "echo '{\"usage\": {\"prompt_tokens\": 1000, \"completion_tokens\": 200}}'\n")
+    agent.chmod(0o755)
+    runs = str(tmp_path / "runs")
+    p = _cli("run", "--agent", f"cmd:{agent}", "--sandbox", "none", "--task", "1", "--runs-dir", runs, "--run-id", "own",
+             "--price-in", "2", "--price-out", "8", "--json", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr[-2000:]
+    summary = json.loads((tmp_path / "runs" / "own" / "summary.json").read_text())
+    assert summary["cost_usd"] == pytest.approx((1000 * 2 + 200 * 8) / 1e6) and summary["cost_unknown"] == 0
+    result = json.loads((tmp_path / "runs" / "own" / "1" / "result.json").read_text())
+    assert result["model"] is None and "--price-in" in result["coder"]["usage"]["cost_source"]
+    p = _cli("run", "--agent", "single-shot", "--task", "1", "--runs-dir", runs, "--price-in", "2", cwd=tmp_path)
+    assert p.returncode == 2 and "single-shot needs --model" in p.stderr

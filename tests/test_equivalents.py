@@ -131,3 +131,15 @@ async def test_equivalent_replays_like_reference(site: str, tmp_path: Path) -> N
             assert not alt.page_errors, alt.page_errors
             await hub.close(ref.id)
             await hub.close(alt.id)
+
+
+def test_script_tokens_come_from_a_real_javascript_parser():
+    from iwr.evals.quality.equiv.jstokens import tokenize
+
+    src = "if (ok) /it's/.test(s); el.id = 'main'; n = a / b / c; t = `x${ `y${id}` }z`"
+    toks = tokenize(src)
+    # after `)` a slash starts a regular expression here, so the quote inside it opens no string
+    assert [t.text for t in toks if t.kind == "regex"] == ["/it's/"]
+    assert [t.value(src) for t in toks if t.kind == "str"] == ["main", "x", "y", "", "z"]
+    assert [t.text for t in toks if t.kind == "punct" and t.text == "/"] == ["/", "/"]
+    assert tokenize("é = 'ü'; x = 'ß'")[-1].value("é = 'ü'; x = 'ß'") == "ß"  # offsets in characters, not bytes

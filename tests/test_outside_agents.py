@@ -84,7 +84,7 @@ def test_outcomes_of_a_good_page_a_timeout_a_crash_and_a_snoop(tmp_path):
     crashed = next(v for k, v in pages.items() if k.startswith("107"))
     assert "Outside agent" in crashed and "exit code 3" in crashed and "the agent fell over" in crashed
     good_page = next(v for k, v in pages.items() if k.startswith("1."))
-    assert "1200 prompt + 340 completion tokens" in good_page and "&quot;usage&quot;" in good_page
+    assert "1200 prompt + 340 completion tokens" in good_page and "&#34;usage&#34;" in good_page  # its stdout, escaped
 
 
 def test_an_agent_that_is_not_installed_is_the_harness_s_fault(tmp_path):

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from iwr.evals.cli.progress import progress_bar
 from iwr.evals.cli.tasks import suite_or_exit
 from iwr.evals.run import logs
 from iwr.tasks.defaults import BUNDLED_SUITE, judge_cache
@@ -107,8 +108,10 @@ def calibrate(
     suite = suite_or_exit(tasks)
     cache = None if no_cache else judge_cache()
     real = real or (REAL_SUITE if off and (REAL_SUITE / "originals.json").is_file() else None)
-    res = asyncio.run(run_calibration(suite, work, max_tasks, cache_dir=cache, hints=not off, real=real,
-                                      equivalents=off if equivalents is None else equivalents, drift=metric_drift))
+    with progress_bar("calibrate: judgements") as bar:
+        res = asyncio.run(run_calibration(suite, work, max_tasks, cache_dir=cache, hints=not off, real=real,
+                                          equivalents=off if equivalents is None else equivalents, drift=metric_drift,
+                                          progress=bar))
     if as_json:
         typer.echo(json.dumps({k: v for k, v in res.items() if k != "rows"}))
         return
@@ -148,8 +151,9 @@ def bench(
     logs.configure()
     suite = suite_or_exit(tasks)
     try:
-        res = asyncio.run(run_bench(suite, max_tasks, work, rounds, repeats=repeats, suite_tasks=suite_tasks,
-                                    candidate_tasks=candidate_tasks))
+        with progress_bar("bench: phases") as bar:
+            res = asyncio.run(run_bench(suite, max_tasks, work, rounds, repeats=repeats, suite_tasks=suite_tasks,
+                                        candidate_tasks=candidate_tasks, progress=bar))
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)

@@ -26,9 +26,9 @@ def run(
                               "agent, see README); comma-separated to compare"),
     model: Optional[str] = typer.Option(None, help="litellm model name (e.g. openai/gpt-4o) or scripted:<file>"),
     api_base: Optional[str] = typer.Option(None, help="base URL of an OpenAI-compatible server"),
-    price_in: Optional[float] = typer.Option(None, help="with --model: US dollars per million prompt tokens (instead of "
+    price_in: Optional[float] = typer.Option(None, help="US dollars per million prompt tokens of --model, or of an outside agent's own model (instead of "
                                              "litellm's price map; a model it does not know costs 'unknown')"),
-    price_out: Optional[float] = typer.Option(None, help="with --model: US dollars per million completion tokens"),
+    price_out: Optional[float] = typer.Option(None, help="US dollars per million completion tokens, as --price-in"),
     tasks: Path = typer.Option(BUNDLED_SUITE, help="a data.jsonl or the folder holding it"),
     task: Optional[list[str]] = typer.Option(None, help="only these task ids (repeatable)"),
     run_id: Optional[str] = typer.Option(None, help="reuse an id to resume a run"),
@@ -80,9 +80,9 @@ def run(
         typer.echo(f"error: --executor must be one of {', '.join(EXECUTORS)}, not {executor!r}", err=True)
         raise typer.Exit(2)
     suite = suite_or_exit(tasks)
-    mcfg = ModelConfig(model=model, api_base=api_base or os.environ.get("OPENAI_API_BASE"),
+    mcfg = ModelConfig(model=model or "", api_base=api_base or os.environ.get("OPENAI_API_BASE"),
                        cache_path=response_cache_path(runs_dir, no_cache or epochs > 1), price_in=price_in,
-                       price_out=price_out) if model else None
+                       price_out=price_out) if model or price_in is not None or price_out is not None else None
     try:
         jcfg = judge_config(judge_profile, paper_compat, judge_model, judge_api_base, response_cache(runs_dir))
     except ValueError as e:
@@ -94,6 +94,10 @@ def run(
         combos = [(a, t) for a in agents for t in (budgets if coder_named(a, sandbox).iterates else [None])]
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
+    if mcfg is not None and not model and any(coder_named(a, sandbox).needs_model for a, _ in combos):
+        typer.echo("error: --price-in/--price-out without --model price an outside agent's own model; "
+                   f"{agent} needs --model", err=True)
         raise typer.Exit(2)
     base = run_id or default_run_id("-".join(a.split(":")[0] for a in agents))
     summaries, infra = [], False

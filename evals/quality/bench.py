@@ -42,6 +42,7 @@ import structlog
 from iwr.agents.toolbox import Toolbox
 from iwr.evals.quality import bench_parts as parts
 from iwr.evals.quality import bench_scoring
+from iwr.evals.quality.progress import Silent, Steps
 from iwr.evals.judging.cache import with_cache
 from iwr.evals.judging.artifact import judge_artifact, judge_servers
 from iwr.graphs.judge import JudgeConfig, judge
@@ -52,6 +53,8 @@ from iwr.tasks.loader import Suite, Task
 
 log = structlog.get_logger()
 LEVELS = (1, 2, 4)
+PHASES = {"parts": "replays side by side", "hints_off": "candidates replayed", "direct": "memory and MCP overhead",
+          "concurrency": "whole tasks by concurrency", "scoring": "the cache and scoring", "suite": "the oracle on the suite"}
 
 
 def pick_tasks(suite: Suite, max_tasks: int) -> list[Task]:
@@ -119,8 +122,11 @@ async def _suite_run(suite: Suite, work: Path, task_ids: list[str] | None) -> tu
 
 async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, rounds: int = 6,
                 levels: tuple[int, ...] = LEVELS, repeats: int = 3, suite_tasks: int = 0,
-                candidate_tasks: int = 2) -> dict:
-    """Measure every ratio on up to `max_tasks` tasks; returns the figures and the raw seconds."""
+                candidate_tasks: int = 2, progress: Steps | None = None) -> dict:
+    """Measure every ratio on up to `max_tasks` tasks; returns the figures and the raw seconds.
+    `progress` hears of each of its phases as it ends."""
+    steps = progress or Silent()
+    steps.expect(len(PHASES))
     work = Path(work or tempfile.mkdtemp(prefix="iwr-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     tasks = pick_tasks(suite, max_tasks)
@@ -154,12 +160,14 @@ async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, roun
                 scoring.append(await parts.score_pairs(tools, p, metrics))
                 pairs.extend(p)
             log.info("bench.parts", seconds=round(time.monotonic() - started, 1))
+            steps.step(PHASES["parts"])
             # Candidates that are not the reference, replayed as real data is (hints off).
             for t in tasks[:max(1, candidate_tasks)]:
                 for kind, entry in bench_scoring.candidates(t, work / "candidates"):
                     r = await parts.judge_replay(tools_off, t, off, entry)
                     replayed.append((kind, parts.checkpoint_pairs(t, r["shots"])))
         log.info("bench.hints_off", seconds=round(time.monotonic() - started, 1))
+        steps.step(PHASES["hints_off"])
 
         # 2. Memory per context.
         rss = await parts.memory_per_context(hub, tasks[:4], os.getpid())
@@ -170,6 +178,7 @@ async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, roun
         async with servers(work, suite, "mcp") as tools:
             mcp = await parts.mcp_vs_direct(tools, hub, tasks[0], metrics, models, rounds)
     log.info("bench.direct", seconds=round(time.monotonic() - started, 1))
+    steps.step(PHASES["direct"])
 
     # 4. Whole tasks at each concurrency; the sequential pass also gives the per-task overlap figure.
     totals, whole = {}, []
@@ -179,6 +188,7 @@ async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, roun
         if level == 1:
             whole = each
     log.info("bench.concurrency", seconds=round(time.monotonic() - started, 1))
+    steps.step(PHASES["concurrency"])
 
     # 5. The cache: the same unchanged artifact judged twice.
     async with servers(work, suite, "cache") as raw:
@@ -197,6 +207,7 @@ async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, roun
     scoring_figures = bench_scoring.measure(replayed, list(config.lvs_metrics), config.hvs_metric,
                                             work / "store", models.feature_model())
     log.info("bench.scoring", seconds=round(time.monotonic() - started, 1))
+    steps.step(PHASES["scoring"])
     # 7. The oracle on the suite, right after the floor on the same tasks (side by side, as above).
     everyone = [t for t in suite.tasks if t.reference_site() is not None]
     everyone = everyone[:suite_tasks] if suite_tasks > 0 else everyone
@@ -207,6 +218,7 @@ async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, roun
                                      metrics, default_root(), models.feature_model())
     suite_s, suite_n = await _suite_run(suite, work, [t.id for t in everyone] if suite_tasks > 0 else None)
     log.info("bench.suite", seconds=round(time.monotonic() - started, 1))
+    steps.step(PHASES["suite"])
 
     timing = parts.metric_ms(pairs[: max(2, rounds // 2)], metrics, models)
     per_action = lambda rs: sum(sum(r["actions"]) for r in rs) / max(1, sum(len(r["actions"]) for r in rs))  # noqa: E731

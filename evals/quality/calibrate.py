@@ -10,6 +10,7 @@ import structlog
 from iwr.agents.toolbox import Toolbox
 from iwr.evals.judging.cache import with_cache
 from iwr.evals.quality.calibrate_more import agreement, judge_equivalents, judge_real
+from iwr.evals.quality.progress import Silent, Steps
 from iwr.evals.quality.metric_drift import metric_drift
 from iwr.evals.quality.mutants import FUNCTIONAL, KINDS, VISUAL, make_mutants
 from iwr.evals.records.results import TaskResult
@@ -41,7 +42,7 @@ def detected(kind: str, ref: TaskResult, m: TaskResult) -> bool:
 async def calibrate(suite: Suite, work: Path | None = None, max_tasks: int | None = None,
                     kinds: tuple[str, ...] = KINDS, concurrency: int = 2, cache_dir: Path | None = None,
                     hints: bool = True, real: Path | None = None, equivalents: bool = False,
-                    drift: bool = False) -> dict:
+                    drift: bool = False, progress: Steps | None = None) -> dict:
     """Judge references and mutants of up to `max_tasks` tasks with a reference site (with the judge
     cache in `cache_dir` when given: a mutant's screenshots that match the reference's are scored once).
 
@@ -49,7 +50,9 @@ async def calibrate(suite: Suite, work: Path | None = None, max_tasks: int | Non
     its element is the hinted one, and its sentence verdict the structured one. `equivalents` also
     judges a rebuilt, restyled copy of each reference site (false negatives); `real` also judges the
     corpus of public apps there, originals and broken variants. `drift` rescored every judged page
-    with the metrics as first written and reports the largest LVS/HVS difference (metric_drift.py)."""
+    with the metrics as first written and reports the largest LVS/HVS difference (metric_drift.py).
+    `progress` hears of each judgement as it is queued and as it ends."""
+    steps = progress or Silent()
     work = Path(work or tempfile.mkdtemp(prefix="iwr-calibrate-"))
     work.mkdir(parents=True, exist_ok=True)
     tasks = [t for t in suite.tasks if t.reference_site() is not None][:max_tasks]
@@ -58,10 +61,12 @@ async def calibrate(suite: Suite, work: Path | None = None, max_tasks: int | Non
     gate = asyncio.Semaphore(max(1, concurrency))
 
     async def judged(t, entry: Path, agent: str) -> TaskResult:
+        steps.expect(1)
         async with gate:
             base = {"task_id": t.id, "agent": agent, "profile": config.profile}
             result = await judge_artifact(t, entry, tools, config, base)
         judgements.append((agent, result))
+        steps.step(f"task {t.id}: {agent}")
         return result
 
     async def one_task(t) -> None:

@@ -9,7 +9,7 @@ import time
 import structlog
 
 from iwr.agents.coder import CoderJob, NoReference
-from iwr.agents.models import ModelFailure, ModelUnavailable
+from iwr.agents.models import ModelFailure, ModelUnavailable, model_name
 from iwr.agents.toolbox import InfrastructureError, Toolbox
 from iwr.evals.judging.artifact import score_drafts
 from iwr.evals.judging.blame import judge_blaming
@@ -27,7 +27,7 @@ async def run_task(cfg: RunConfig, task: Task, tools: Toolbox, tdir=None) -> Tas
     """Produce and judge one task; every failure becomes a recorded outcome, never an exception."""
     tdir = tdir or cfg.run_dir / task.id
     tdir.mkdir(parents=True, exist_ok=True)
-    base = {"task_id": task.id, "agent": cfg.agent, "model": cfg.model.model if cfg.model else None,
+    base = {"task_id": task.id, "agent": cfg.agent, "model": model_name(cfg.model),
             "profile": cfg.judge.profile}
     coder = coder_named(cfg.agent, cfg.sandbox, cfg.expose)  # runner.check refused unknown coders
     job = CoderJob(task=task, out=tdir / "artifact", model=cfg.model, budget=cfg.budget, tools=tools,
@@ -64,7 +64,7 @@ async def attempt(cfg: RunConfig, t: Task, epoch: int, tools: Toolbox) -> TaskRe
     d.mkdir(parents=True, exist_ok=True)
     with open(d / "log.jsonl", "a", buffering=1) as logfile:
         tlog = task_logger(logfile, run=cfg.run_id, task=t.id, epoch=epoch, agent=cfg.agent)
-        tlog.info("task.start", model=cfg.model.model if cfg.model else None, pid=os.getpid())
+        tlog.info("task.start", model=model_name(cfg.model), pid=os.getpid())
         with open(d / "attempts.jsonl", "a") as f:  # lets anyone check nothing finished is redone
             f.write(json.dumps({"started": time.time(), "pid": os.getpid()}) + "\n")
         r = await run_task(cfg, t, tools, d)

@@ -17,6 +17,7 @@ import threading
 
 import structlog
 
+from iwr.agents.models import model_name
 from iwr.agents.toolbox import Toolbox, stdio_server
 from iwr.evals.judging.artifact import judge_servers
 from iwr.evals.judging.cache import with_cache
@@ -96,7 +97,7 @@ async def run_on_ray(cfg: RunConfig, todo: list[tuple[Task, int]], results: dict
                 r = TaskResult.model_validate_json(await worker.run.remote(t.id, epoch))
             except Exception as e:  # the worker died or never started: recorded; --retry-failed reruns it
                 alive = False
-                r = TaskResult(task_id=t.id, agent=cfg.agent, model=cfg.model.model if cfg.model else None,
+                r = TaskResult(task_id=t.id, agent=cfg.agent, model=model_name(cfg.model),
                                profile=cfg.judge.profile, status="infra_failure",
                                error=f"ray worker: {type(e).__name__}: {str(e)[:500]}")
             record(cfg, t, epoch, r, results, store)

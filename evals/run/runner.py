@@ -8,6 +8,7 @@ import shutil
 
 import structlog
 
+from iwr.agents.models import model_name
 from iwr.agents.toolbox import Toolbox
 from iwr.evals.judging.artifact import judge_servers
 from iwr.evals.judging.cache import with_cache
@@ -61,7 +62,7 @@ async def run(cfg: RunConfig) -> list[TaskResult]:
                 "epochs": cfg.epochs, "concurrency": cfg.concurrency}
     (cfg.run_dir / "run.json").write_text(json.dumps(run_json, indent=2))
     store = Store(cfg.runs_dir / "iwr.db")
-    store.add_run(cfg.run_id, cfg.agent, cfg.model.model if cfg.model else None, cfg.judge.profile,
+    store.add_run(cfg.run_id, cfg.agent, model_name(cfg.model), cfg.judge.profile,
                   str(cfg.suite.root), run_json)
     tasks = [t for t in cfg.suite.tasks if cfg.task_ids is None or t.id in cfg.task_ids]
     todo, results = _todo(cfg, tasks)

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from iwr.agents.coder import CoderJob, CoderOutput
-from iwr.agents.models import ModelConfig
+from iwr.agents.models import ModelConfig, model_name
 from iwr.agents.toolbox import InfrastructureError
 from iwr.evals.workspace.agent_presets import PRESETS, Preset
 from iwr.evals.workspace.agent_usage import usage_from_output
@@ -67,7 +67,7 @@ class CommandCoder:
         home.mkdir(parents=True, exist_ok=True)
         prepare(job.task, ws, assets_suite=public)
         mcp = json.loads((ws / ".mcp.json").read_text())
-        model = job.model.model if job.model else None
+        model = model_name(job.model)
         api_base = job.model.api_base if job.model else None
         extra_env = self.preset.configure(ws, home, mcp, api_base) if self.preset and self.preset.configure else {}
         template = self.preset.command(model) if self.preset else self.template

@@ -1,21 +1,20 @@
-"""A small JavaScript tokeniser: enough to find string literals and the code around them.
+"""JavaScript tokens from tree-sitter's JavaScript grammar: enough to find string literals and the
+code around them.
 
-It tells strings, template chunks, regular expressions and comments apart from code, so that names
-are only ever rewritten inside string contents, never in identifiers.
+A real parser tells strings, template chunks, regular expressions and comments apart from code
+(`if (x) /re/.test(s)` is a regular expression, `a / b / c` two divisions), so that names are only
+ever rewritten inside string contents, never in identifiers. Keywords come out as `ident` tokens,
+as the callers expect.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-PUNCT = sorted(["===", "!==", "**=", "...", "<<=", ">>=", ">>>", "==", "!=", "<=", ">=", "&&", "||", "??",
-                "?.", "=>", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<", ">>", "**"],
-               key=len, reverse=True)
-# After these a '/' starts a regular expression, after anything else it divides.
-REGEX_AFTER_WORDS = {"return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw",
-                     "instanceof", "yield", "await"}
-IDENT = re.compile(r"[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*")
-NUMBER = re.compile(r"(?:0[xXbBoO][\da-fA-F_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?)n?")
+IDENT = re.compile(r"[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*\Z")
+SKIPPED = {"comment", "html_comment", "hash_bang_line"}
+WHOLE = {"string": "str", "regex": "regex", "number": "num"}
 
 
 @dataclass
@@ -42,112 +41,62 @@ class Tok:
         return src[a:b]
 
 
-def _skip_string(src: str, i: int, quote: str) -> int:
-    j = i + 1
-    while j < len(src):
-        c = src[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == quote or c == "\n":
-            return j + 1
-        j += 1
-    return j
+@lru_cache(maxsize=1)
+def _parser():
+    import tree_sitter_javascript
+    from tree_sitter import Language, Parser
+
+    return Parser(Language(tree_sitter_javascript.language()))
 
 
-def _skip_template_chunk(src: str, j: int) -> tuple[int, bool]:
-    """From inside a template literal: the end of the chunk and whether a ${ hole follows."""
-    while j < len(src):
-        c = src[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == "`":
-            return j + 1, False
-        if c == "$" and src.startswith("${", j):
-            return j + 2, True
-        j += 1
-    return j, False
-
-
-def _skip_regex(src: str, i: int) -> int:
-    j, in_class = i + 1, False
-    while j < len(src) and src[j] != "\n":
-        c = src[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == "[":
-            in_class = True
-        elif c == "]":
-            in_class = False
-        elif c == "/" and not in_class:
-            j += 1
-            while j < len(src) and (src[j].isalnum() or src[j] in "_$"):
-                j += 1
-            return j
-        j += 1
-    return j
-
-
-def _regex_allowed(prev: Tok | None) -> bool:
-    if prev is None:
-        return True
-    if prev.kind in ("num", "str", "regex"):
-        return False
-    if prev.kind == "ident":
-        return prev.text in REGEX_AFTER_WORDS
-    return prev.text not in (")", "]", "}", "++", "--")
+def _char_offsets(src: str, data: bytes):
+    """A byte offset of `data` (src in UTF-8) as an index into `src`."""
+    if len(data) == len(src):
+        return lambda b: b
+    at = [0] * (len(data) + 1)
+    b = 0
+    for i, ch in enumerate(src):
+        n = len(ch.encode("utf-8", "surrogatepass"))
+        for k in range(n):
+            at[b + k] = i
+        b += n
+    at[b] = len(src)
+    return at.__getitem__
 
 
 def tokenize(src: str) -> list[Tok]:
-    """All tokens of `src` except whitespace and comments."""
+    """All tokens of `src` except whitespace and comments, in source order."""
+    data = src.encode("utf-8", "surrogatepass")
+    char = _char_offsets(src, data)
     toks: list[Tok] = []
-    # Brace depths at which an open template literal resumes after a ${ ... } hole closes.
-    template_holes: list[int] = []
-    depth = 0
-    i, n = 0, len(src)
-    while i < n:
-        c = src[i]
-        if c.isspace():
-            i += 1
+
+    def add(kind: str, a: int, b: int, quote: str = "") -> None:
+        i, j = char(a), char(b)
+        toks.append(Tok(kind, src[i:j], i, j, quote))
+
+    stack = [_parser().parse(data).root_node]  # a loop, not recursion: minified code nests deeply
+    while stack:
+        node = stack.pop()
+        kind = node.type
+        if kind in SKIPPED:
             continue
-        if src.startswith("//", i):
-            j = src.find("\n", i)
-            i = n if j < 0 else j
-            continue
-        if src.startswith("/*", i):
-            j = src.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-            continue
-        prev = toks[-1] if toks else None
-        if c in "'\"":
-            j = _skip_string(src, i, c)
-            toks.append(Tok("str", src[i:j], i, j, c))
-        elif c == "`" or (c == "}" and template_holes and template_holes[-1] == depth):
-            if c == "}":
-                template_holes.pop()
-            j, hole = _skip_template_chunk(src, i + 1)
-            toks.append(Tok("str", src[i:j], i, j, "`"))
-            if hole:
-                template_holes.append(depth)
-        elif c == "/" and _regex_allowed(prev):
-            j = _skip_regex(src, i)
-            toks.append(Tok("regex", src[i:j], i, j))
-        elif m := IDENT.match(src, i):
-            j = m.end()
-            toks.append(Tok("ident", m.group(), i, j))
-        elif c.isdigit() or (c == "." and i + 1 < n and src[i + 1].isdigit()):
-            m = NUMBER.match(src, i)
-            j = m.end() if m and m.end() > i else i + 1
-            toks.append(Tok("num", src[i:j], i, j))
+        if kind == "template_string":
+            # chunks from the opening ` (or the } closing a hole) to the next ${ (or the closing `), and
+            # the holes' code between them
+            start = node.start_byte
+            for child in node.children:
+                if child.type == "template_substitution":
+                    add("str", start, child.start_byte + 2, "`")
+                    stack.extend(child.children[1:-1])
+                    start = child.end_byte - 1
+            add("str", start, node.end_byte, "`")
+        elif kind in WHOLE:
+            add(WHOLE[kind], node.start_byte, node.end_byte, src[char(node.start_byte)] if kind == "string" else "")
+        elif node.child_count == 0:
+            if node.end_byte > node.start_byte:
+                text = data[node.start_byte:node.end_byte].decode("utf-8", "surrogatepass")
+                add("ident" if IDENT.match(text) else "punct", node.start_byte, node.end_byte)
         else:
-            p = next((p for p in PUNCT if src.startswith(p, i)), c)
-            j = i + len(p)
-            if p == "{":
-                depth += 1
-            elif p == "}":
-                depth -= 1
-            toks.append(Tok("punct", p, i, j))
-        i = j
+            stack.extend(node.children)
+    toks.sort(key=lambda t: t.start)
     return toks
