@@ -183,7 +183,8 @@ class Action(Official):
 class TaskRecord(Official):
     """One line of `data.jsonl`."""
 
-    id: int
+    # bounded so that `data/<id>` is always a legal folder name (a 300-digit id is ENAMETOOLONG)
+    id: int = Field(ge=0, le=2**63 - 1)
     classification: Classification
     recording_details: RecordingDetails = Field(default_factory=RecordingDetails)
     source_website: str = ""

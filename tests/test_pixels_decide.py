@@ -100,8 +100,8 @@ async def test_a_new_document_gets_a_new_veil_and_our_scripts_anew(tmp_path):
     async with BrowserHub() as hub:
         s = await hub.open(str(tmp_path / "index.html"), width=600, height=300)
         first = await actions.observe(s)
-        await s.page.evaluate("location.href = 'next.html'")
-        await s.page.wait_for_load_state("load")
+        async with s.page.expect_navigation(wait_until="load"):  # the old document is loaded already: wait for the new one
+            await s.page.evaluate("location.href = 'next.html'")
         second = await actions.observe(s)
         await s.page.reload()
         third = await actions.observe(s)

@@ -166,6 +166,16 @@ def test_damaged_task_folders_never_crash(fuzz_suite, data):
     check_outcomes(suite)
 
 
+@pytest.mark.parametrize("task_id", [10**300], ids=["300 digits"])
+def test_an_id_that_cannot_name_a_folder_is_a_problem(fuzz_suite, task_id):
+    """A 300-digit id once made `data/<id>` too long a name and the validator raised OSError."""
+    suite, record = fuzz_suite
+    (suite / "data.jsonl").write_text(json.dumps({**record, "id": task_id}) + "\n")
+    problems = validate_suite(suite)
+    assert any(p.field == "id" for p in problems), problems
+    check_outcomes(suite)
+
+
 @given(st.text(min_size=1, max_size=40))
 @example("line\u2028separator\x85and\x1cfile separator")
 @settings(max_examples=50, deadline=None)
