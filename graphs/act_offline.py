@@ -48,35 +48,44 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
             plan = await _template_plan(tools, plan, before, tried)
             if plan is None:
                 continue
-        probe = label_probe(plan.args) if quotes else None
-        if probe:
-            label = json.loads((await tools.call("browser", "evaluate", session=sid, expression=probe, isolated=True))["value"])
-            if label is None or not names_agree(quotes, label):
-                tried.append({"strategy": plan.strategy, "args": plan.args, "ok": False,
-                              "error": f"no visible element named like {quotes} there (found {str(label)[:60]!r})"})
-                continue
+        # The browser acts only on an element that carries a quoted name (and fails, doing nothing, otherwise).
+        named = quotes if quotes and ("selector" in plan.args or "x" in plan.args) else None
         record = {"strategy": plan.strategy, "target": plan.args, "why": plan.why, "chosen": plan.chosen,
                   "runner_up": plan.alternatives[0] if plan.alternatives else None, "margin": plan.margin,
                   "alternatives": plan.alternatives, "tried": tried}
         if shadow and plan.chosen:
             record["agrees_with_hint"] = await _same_element(tools, sid, shadow, plan.chosen.get("css"))
         if unsure_below is not None and plan.margin is not None and plan.margin < unsure_below:
+            if named and not await _carries(tools, sid, plan.args, named, tried, plan.strategy):
+                continue
             trace["grounding"] = record
             return False, f"{UNSURE}margin {plan.margin:.3f} over the runner-up is below {unsure_below}"
         ext = action.get("iwr") or {}
         # a dropdown's option named without quotes ('Pick Meat in the category dropdown') is named all the same
         options = quotes or target_quotes(quote_bare_names(params.get("description", "")), kind)
         if kind == "Click" and (ext.get("select") or (plan.chosen or {}).get("tag") == "select" and options):
-            ok, why = await choose_option(tools, sid, plan.args, [ext["select"]] if ext.get("select") else options)
+            ok, why = await choose_option(tools, sid, plan.args, [ext["select"]] if ext.get("select") else options, named)
         else:
             ok, why = await perform(tools, sid, kind, plan.args, text, compat_clicks,
-                                    bool(ext.get("clear")) or clears_first(params.get("description", "")))
+                                    bool(ext.get("clear")) or clears_first(params.get("description", "")), named)
         tried.append({"strategy": plan.strategy, "args": plan.args, "ok": ok, "why": plan.why, "error": why or None})
         if ok or not not_found(why):
             trace["grounding"] = record
             return ok, why
     trace["grounding"] = {"strategy": "none", "tried": tried}
     return False, "element not found: " + (tried[-1]["error"] if tried else "no candidate matched the description")
+
+
+async def _carries(tools: Toolbox, sid: str, target: dict, quotes: list[str], tried: list, strategy: str) -> bool:
+    """Whether the element a plan designates carries a quoted name, asked without acting (the browser's
+    own check, for a plan that is not performed here); a miss is noted in `tried`."""
+    label = json.loads((await tools.call("browser", "evaluate", session=sid, expression=label_probe(target),
+                                         isolated=True))["value"])
+    if label is not None and names_agree(quotes, label):
+        return True
+    tried.append({"strategy": strategy, "args": target, "ok": False,
+                  "error": f"no visible element named like {quotes} there (found {str(label)[:60]!r})"})
+    return False
 
 
 SAME_ELEMENT = """(() => { const a = document.querySelector(%s), b = document.querySelector(%s);
@@ -128,12 +137,14 @@ def not_found(error: str) -> bool:
     return any(m in error for m in NOT_FOUND)
 
 
-async def choose_option(tools: Toolbox, sid: str, target: dict, quotes: list[str]) -> tuple[bool, str]:
-    """'Choose 'February' from the 'Select month' dropdown': pick the quoted option the dropdown has."""
+async def choose_option(tools: Toolbox, sid: str, target: dict, quotes: list[str],
+                        named: list[str] | None = None) -> tuple[bool, str]:
+    """'Choose 'February' from the 'Select month' dropdown': pick the quoted option the dropdown has
+    (with `named`, in a dropdown that carries one of those names)."""
     errors = []
     for q in quotes:
         try:
-            await tools.call("browser", "select", session=sid, label=q, **target)
+            await tools.call("browser", "select", session=sid, label=q, **target, **({"named": named} if named else {}))
             return True, ""
         except ToolCallError as e:
             errors.append(str(e))
@@ -141,20 +152,22 @@ async def choose_option(tools: Toolbox, sid: str, target: dict, quotes: list[str
 
 
 async def perform(tools: Toolbox, sid: str, kind: str, target: dict, text: str | None,
-                  compat_clicks: bool = False, clear: bool = False) -> tuple[bool, str]:
+                  compat_clicks: bool = False, clear: bool = False, named: list[str] | None = None) -> tuple[bool, str]:
     """Click or type at a target; (success, reason). With `compat_clicks`, as in the reference code,
     a click that raised for any reason other than a missing element still counts as done. With
-    `clear`, a Type replaces what the field holds."""
+    `clear`, a Type replaces what the field holds. With `named`, only at an element that carries one
+    of those names (the browser checks, and fails having done nothing)."""
+    check = {"named": named} if named else {}
     try:
         if kind != "Type":
-            await tools.call("browser", "click", session=sid, **target)
+            await tools.call("browser", "click", session=sid, **target, **check)
         elif "x" in target:  # a position: focus by clicking there, then type into whatever has focus
-            await tools.call("browser", "click", session=sid, **target)
+            await tools.call("browser", "click", session=sid, **target, **check)
             if clear:
                 await tools.call("browser", "press", session=sid, key="ControlOrMeta+A")
             await tools.call("browser", "type", session=sid, text=text)
         else:
-            await tools.call("browser", "type", session=sid, text=text, clear=clear, **target)
+            await tools.call("browser", "type", session=sid, text=text, clear=clear, **target, **check)
         return True, ""
     except ToolCallError as e:
         if compat_clicks and kind == "Click" and not not_found(str(e)):

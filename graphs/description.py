@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from iwr.tasks.names import WORD_RE, norm, stem, words_of  # noqa: F401  (the grounder's words, shared with the browser)
+
 # A single quote opens after no letter and closes before none: "Okonkwo's songs" holds no quote, 'Don't' does.
 QUOTE_RE = re.compile(r"(?<!\w)'((?:[^']|'(?=\w))+?)'(?!\w)|\"([^\"]+)\"|“([^”]+)”|‘([^’]+)’")
-WORD_RE = re.compile(r"[a-z0-9]+")
 SYMBOLS = "+−-–×x*÷/=❯❮›‹»«✓✔✕✖✗☆★♥♡⋯…←→↑↓<>▶◀▲▼☰⚙%.,?!#@&$€£"
 SYMBOL_RE = re.compile(r"(?:^|\s)([+−–×÷=❯❮›‹»«✓✔✕✖✗☆★♥♡⋯…←→↑↓<>▶◀▲▼☰⚙])(?=\s|$)")
 SYMBOL_WORDS = {"plus": "+", "minus": "−-–", "times": "×*x", "multiply": "×*x", "multiplication": "×*x",
@@ -66,33 +67,6 @@ STOP = {"new", "newly", "added", "newest", "latest", "by", "turn", "tick", "unti
 def quoted(text: str) -> list[str]:
     """Every quoted string in a text, in order."""
     return [next(g for g in m.groups() if g) for m in QUOTE_RE.finditer(text or "")]
-
-
-def stem(word: str) -> str:
-    """Crude plural folding so 'star' meets 'stars', 'glass' meets 'glasses' and 'entry' meets 'entries'."""
-    if len(word) <= 3:
-        return word
-    if word.endswith(("sses", "xes", "ches", "shes")):
-        return word[:-2]
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
-
-
-CALENDAR = {"monday": "mon", "tuesday": "tue", "tues": "tue", "wednesday": "wed", "thursday": "thu", "thur": "thu",
-            "thurs": "thu", "friday": "fri", "saturday": "sat", "sunday": "sun", "january": "jan", "february": "feb",
-            "march": "mar", "april": "apr", "june": "jun", "july": "jul", "august": "aug", "september": "sep",
-            "sept": "sep", "october": "oct", "november": "nov", "december": "dec"}
-
-
-def words_of(text: str) -> set[str]:
-    """Folded words: split at camelCase, '-' and '_', plurals and day/month names shortened alike."""
-    split = re.sub(r"([a-z])([A-Z])", r"\1 \2", text or "").replace("_", " ").replace("-", " ")
-    return {CALENDAR.get(w, stem(w)) for w in WORD_RE.findall(split.lower())}
-
-
-def norm(s: str) -> str:
-    return " ".join(WORD_RE.findall((s or "").lower()))
 
 
 @dataclass

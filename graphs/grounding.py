@@ -13,6 +13,7 @@ from iwr.graphs.description import (KIND_RE, KINDS, STOP as STOP_WORDS, Query, n
                                 type_text_of, words_of)
 from iwr.graphs.element_match import (LABEL_FIELDS, STRONG_KINDS, Plan, describe, fits_kind, hue_fits, phrase_score,
                                   symbol_score)
+from iwr.tasks.names import names_agree
 from iwr.graphs.placement import (implicit_anchor, inside, only_of_kind, ordinal_plan, position_plan, reading_order,
                               related)
 
@@ -217,43 +218,12 @@ def target_quotes(description: str, action_type: str) -> list[str]:
     return q[1:] if action_type == "Type" else q
 
 
-def names_agree(quotes: list[str], label: str) -> bool:
-    """Whether an element's label (name, text, label, placeholder) fits any quoted target name."""
-    if not quotes:
-        return True
-    lab = norm(label)
-    for q in quotes:
-        nq = norm(q)
-        if not nq:  # a symbol such as '+' or '×': compare the characters themselves
-            if q.strip() and q.strip() in label:
-                return True
-            continue
-        if nq in lab or (len(lab) >= 3 and lab in nq):
-            return True
-        qw, lw = words_of(q), words_of(label)
-        if qw and len(qw & lw) / len(qw) >= 0.5:
-            return True
-    return False
-
-
-# Reads the label of the element a selector or a point designates, without changing the page.
-LABEL_AT = """(() => {
-  const el = %s;
-  if (!el) return null;
-  const t = el.closest('a,button,input,select,textarea,label,summary,[role],[onclick],[tabindex]') || el;
-  const labels = t.labels ? Array.from(t.labels).map(l => l.innerText).join(' ') : '';
-  return [t.getAttribute('aria-label') || '', t.innerText || '', t.value || '', t.getAttribute('placeholder') || '',
-          t.getAttribute('title') || '', t.getAttribute('alt') || '', labels].join(' ');
-})()"""
-
-
-def label_probe(args: dict) -> str | None:
-    """A read-only JS expression giving the label of the element a selector or point plan designates."""
+def label_probe(args: dict) -> str:
+    """A read-only JS expression giving the label of the element a selector or point plan designates
+    (what the browser's `named` check reads)."""
     import json
 
-    if "selector" in args:
-        return LABEL_AT % f"document.querySelector({json.dumps(args['selector'])})"
-    if "x" in args:
-        return LABEL_AT % f"document.elementFromPoint({float(args['x'])}, {float(args['y'])})"
-    return None
+    from iwr.mcp_servers.browser.targets import LABEL_OF
 
+    where = {"x": float(args["x"]), "y": float(args["y"])} if "x" in args else {"selector": args["selector"]}
+    return f"({LABEL_OF})({json.dumps(where)})"

@@ -49,7 +49,9 @@ async def _direct_action(page, action: dict, height: int, session=None) -> None:
             await page.mouse.click(at["x"], at["y"])
         else:
             await page.click(selector)
-        if kind == "Type":
+        if kind == "Type" and session is not None:
+            await actions.type_now(session, params.get("text") or "")
+        elif kind == "Type":
             await page.keyboard.type(params.get("text") or "")
     elif kind == "Press":
         await page.keyboard.press(params["key"])

@@ -13,12 +13,15 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from iwr.mcp_servers.browser import ink, veil, world
 from iwr.mcp_servers.browser.canvas_feeds import fed_event
 from iwr.mcp_servers.browser.hub import BrowserFault, Session, SessionError
+from iwr.mcp_servers.browser.keystrokes import type_burst
 from iwr.mcp_servers.browser.page_observe import OBSERVE, RASTERS
 from iwr.mcp_servers.browser.page_scripts import CLEAR_TARGET, KEEP_REFS, OPTION_LABELS, PAGE_STATE, POINT_OF, RUN_CHECKS, \
     SET_OPTION
+from iwr.mcp_servers.browser.targets import LABEL_OF
 from iwr.mcp_servers.browser.capture import settled_png
 from iwr.mcp_servers.browser.settle import settle_page
 from iwr.mcp_servers.imaging import cell_share, changed
+from iwr.tasks.names import names_agree
 
 SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,80}$")
 
@@ -111,9 +114,24 @@ async def _first_visible(loc, named: str | None):
     return await _bounded(visible.first.element_handle(timeout=5000), 6, "finding element")
 
 
+async def carries(s: Session, target: dict, named: list[str] | None) -> None:
+    """Before anything is done: ActionFailed when the element a ref, selector or point designates
+    carries none of the quoted names (in its label, text, value, placeholder, title or alt)."""
+    if not named:
+        return
+    label = await _in_world(s, LABEL_OF, target, 10, "reading the element's name")
+    if label is None or not names_agree(named, label):
+        raise ActionFailed(f"no visible element named like {named} there (found {str(label)[:60]!r})")
+
+
 async def click(s: Session, ref: int | None = None, selector: str | None = None, text: str | None = None,
-                x: float | None = None, y: float | None = None, timeout_s: float = 30, role: str | None = None) -> dict:
-    """Click an element (by ref, selector, role and name, or text) or a point; returns what was clicked."""
+                x: float | None = None, y: float | None = None, timeout_s: float = 30, role: str | None = None,
+                named: list[str] | None = None) -> dict:
+    """Click an element (by ref, selector, role and name, or text) or a point; returns what was clicked.
+    With `named`, only an element that carries one of those names (carries)."""
+    where = _target(s, ref, selector) or ({"x": x, "y": y} if x is not None and y is not None else None)
+    if where is not None and not (text or role):
+        await carries(s, where, named)
     el = await _locate(s, ref, selector, text, role)
     if el is None:
         if x is None or y is None:
@@ -156,8 +174,12 @@ async def hover(s: Session, ref: int | None = None, selector: str | None = None,
 
 async def type_text(s: Session, text: str, ref: int | None = None, selector: str | None = None,
                     label: str | None = None, clear: bool = False, delay_ms: int = 0, timeout_s: float = 30,
-                    role: str | None = None) -> dict:
-    """Focus an element (by ref, selector, role and name in `label`, or visible label), then type key by key."""
+                    role: str | None = None, named: list[str] | None = None) -> dict:
+    """Focus an element (by ref, selector, role and name in `label`, or visible label), then type key by key.
+    With `named`, only into an element (a ref or selector) that carries one of those names (carries)."""
+    target = _target(s, ref, selector)
+    if target is not None:
+        await carries(s, target, named)
     el = await _locate(s, ref, selector, label, role)
     if el is not None:
         at = await _click_point(s, el, "focus before typing")
@@ -167,16 +189,29 @@ async def type_text(s: Session, text: str, ref: int | None = None, selector: str
                 await _bounded(s.page.keyboard.press("Backspace"), timeout_s, "clear")
         elif clear:
             await _bounded(el.fill("", timeout=timeout_s * 1000), timeout_s + 2, "clear")
-    await _bounded(s.page.keyboard.type(text, delay=delay_ms), timeout_s + len(text) * delay_ms / 1000, "type")
+    if delay_ms:
+        await _bounded(s.page.keyboard.type(text, delay=delay_ms), timeout_s + len(text) * delay_ms / 1000, "type")
+    else:
+        await _bounded(type_now(s, text), timeout_s, "type")
     return {"typed": len(text)}
 
 
+async def type_now(s: Session, text: str) -> None:
+    """Type `text` in one burst of key events (keystrokes.py)."""
+    if not await type_burst(await world.cdp_of(s), text):
+        s.cdp, s.world = None, None
+        await s.page.keyboard.type(text)
+
+
+
 async def select_option(s: Session, label: str, ref: int | None = None, selector: str | None = None,
-                        timeout_s: float = 30) -> dict:
-    """Choose the option shown as `label` in a native dropdown (a <select>), as a person picks from its list."""
+                        timeout_s: float = 30, named: list[str] | None = None) -> dict:
+    """Choose the option shown as `label` in a native dropdown (a <select>), as a person picks from its list.
+    With `named`, only in a dropdown that carries one of those names (carries)."""
     target = _target(s, ref, selector)
     if target is None:
         raise SessionError("select needs a ref or a selector")
+    await carries(s, target, named)
     labels = await _in_world(s, OPTION_LABELS, target, 10, "select")
     if labels is None:
         raise ActionFailed("select: the element is not a dropdown (<select>)")

@@ -7,6 +7,7 @@ changes the DOM except CLEAR_TARGET and SET_OPTION, which do what a person's key
 
 from iwr.mcp_servers.browser.ink import INK_FNS
 from iwr.mcp_servers.browser.page_observe import SEEING_FNS, TEXT_ANCHORS
+from iwr.mcp_servers.browser.targets import TARGET_OF
 
 # How the browser names an element, for the judge's element list and the recorder's target hints
 # alike: a role (explicit or implied by the tag) and an accessible-style name.
@@ -206,22 +207,6 @@ CLICK_POINT = """
   }
   return {error: 'the element is not visible'};
 }
-"""
-
-# The element a target names in our world: a ref of the last element list (kept in this world's
-# own global, which the page cannot see), the first visible match of a CSS selector, or an element
-# handed over directly; undefined for an invalid selector.
-TARGET_OF = """
-  const targetOf = (t) => {
-    if (t.element) return t.element;
-    if (t.ref !== undefined && t.ref !== null) return (globalThis.__refs || [])[t.ref] || null;
-    let els; try { els = Array.from(document.querySelectorAll(t.selector)); } catch (e) { return undefined; }
-    return els.find((el) => { const r = el.getBoundingClientRect();
-      return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility === 'visible'; }) || null;
-  };
-  const missing = (t, el) => el === undefined ? {error: 'invalid selector ' + JSON.stringify(t.selector)} :
-    {error: t.ref !== undefined && t.ref !== null ? 'no element with ref ' + t.ref + ' in the last element list'
-                                                  : 'no visible element matches ' + JSON.stringify(t.selector)};
 """
 
 KEEP_REFS = """

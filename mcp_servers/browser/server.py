@@ -149,9 +149,12 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
     @errors
     async def click(session: str, ctx: Context, ref: int | None = None, selector: str | None = None,
                     text: str | None = None, role: str | None = None, x: float | None = None,
-                    y: float | None = None) -> Outcome:
-        """Click by element ref (from elements), CSS selector, ARIA role (+ name in text), visible text, or x/y."""
-        return outcome(ctx, session, await actions.click(hub_of(ctx).get(session), ref, selector, text, x, y, role=role))
+                    y: float | None = None, named: list[str] | None = None) -> Outcome:
+        """Click by element ref (from elements), CSS selector, ARIA role (+ name in text), visible text, or x/y.
+        With `named`, the element there must carry one of those names (label, text, value, placeholder,
+        title or alt), or nothing is clicked and the call fails."""
+        return outcome(ctx, session, await actions.click(hub_of(ctx).get(session), ref, selector, text, x, y, role=role,
+                                                         named=named))
 
     @mcp.tool(annotations=ACTS)
     @errors
@@ -164,17 +167,21 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
     @mcp.tool(name="type", annotations=ACTS)
     @errors
     async def type_(session: str, text: str, ctx: Context, ref: int | None = None, selector: str | None = None,
-                    label: str | None = None, role: str | None = None, clear: bool = False) -> Outcome:
-        """Focus an element (ref, selector, ARIA role + name in label, or visible label) and type text key by key."""
+                    label: str | None = None, role: str | None = None, clear: bool = False,
+                    named: list[str] | None = None) -> Outcome:
+        """Focus an element (ref, selector, ARIA role + name in label, or visible label) and type text key by key.
+        With `named`, as for click."""
         return outcome(ctx, session, await actions.type_text(hub_of(ctx).get(session), text, ref, selector, label,
-                                                             clear, role=role))
+                                                             clear, role=role, named=named))
 
     @mcp.tool(annotations=ACTS)
     @errors
     async def select(session: str, label: str, ctx: Context, ref: int | None = None,
-                     selector: str | None = None) -> Outcome:
-        """Choose the option shown as `label` in a native dropdown (<select>), by ref or CSS selector."""
-        return outcome(ctx, session, await actions.select_option(hub_of(ctx).get(session), label, ref, selector))
+                     selector: str | None = None, named: list[str] | None = None) -> Outcome:
+        """Choose the option shown as `label` in a native dropdown (<select>), by ref or CSS selector.
+        With `named`, as for click."""
+        return outcome(ctx, session, await actions.select_option(hub_of(ctx).get(session), label, ref, selector,
+                                                                 named=named))
 
     @mcp.tool(annotations=ACTS)
     @errors
