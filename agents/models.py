@@ -14,6 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from iwr.agents.response_cache import request_key, response_cache
+from iwr.settings import settings
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # litellm reaches for the network otherwise
 
@@ -130,7 +131,7 @@ class ScriptedModel:
     def _log(self, messages: list[dict]) -> None:
         """Append what the model saw (text, images as a marker) to the file named by
         IWR_SCRIPTED_SEEN, for tests that run the model in another process."""
-        log = os.environ.get("IWR_SCRIPTED_SEEN")
+        log = settings().scripted_seen
         if log:
             with open(log, "a", encoding="utf-8") as f:
                 f.write(json.dumps({"script": str(self.path), "call": self.calls, "text": request_text(messages)}) + "\n")

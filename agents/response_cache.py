@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sqlite3
 import time
 from pathlib import Path
 
-ENV = "IWR_RESPONSE_CACHE"  # a path, or "off" to disable
+from iwr.settings import env_name, settings
+
+ENV = env_name("response_cache")  # a path, or "off" to disable
 OFF = ("", "0", "off", "false", "no", "none")
 SCHEMA = "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT, reply TEXT, created REAL)"
 
@@ -28,7 +29,7 @@ def request_key(model: str, api_base: str | None, messages: list, tools: list | 
 
 def cache_path(configured: str | None) -> Path | None:
     """The cache file: the configured one, else the environment variable's; None (or "off") is no cache."""
-    value = configured if configured is not None else os.environ.get(ENV)
+    value = configured if configured is not None else settings().response_cache
     if value is None or value.strip().lower() in OFF:
         return None
     return Path(value)

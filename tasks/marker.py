@@ -8,22 +8,22 @@ task but the one the folder was prepared for. Judgements go beside the register,
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from iwr.settings import env_name, settings
 from iwr.tasks.loader import Task, TaskFileError, load_suite
 
 MARKER = "iwr-task.json"
-STATE_ENV = "IWR_STATE_DIR"
+STATE_ENV = env_name("state_dir")
 KEY = re.compile(r"^[0-9a-f]{32}$")
 
 
 def state_dir() -> Path:
     """Where registers and judgements of outside workspaces live: $IWR_STATE_DIR or ~/.local/state/iwr."""
-    return Path(os.environ.get(STATE_ENV) or Path.home() / ".local" / "state" / "iwr").resolve()
+    return settings().state_dir.expanduser().resolve()
 
 
 @dataclass

@@ -11,7 +11,9 @@ import importlib
 import os
 from importlib import metadata
 
-ENV = "IWR_PLUGINS"
+from iwr.settings import env_name, settings
+
+ENV = env_name("plugins")
 GROUP = "iwr.plugins"
 _loaded: set[str] = set()
 
@@ -23,13 +25,13 @@ class PluginError(ImportError):
 def named_plugins() -> list[str]:
     """The plug-in modules named by entry points and by $IWR_PLUGINS, in that order, each once."""
     names = [ep.value.split(":")[0] for ep in metadata.entry_points(group=GROUP)]
-    names += [n.strip() for n in os.environ.get(ENV, "").split(",") if n.strip()]
+    names += settings().plugin_names()
     return list(dict.fromkeys(names))
 
 
 def add_plugins(modules: list[str]) -> None:
     """Name more plug-ins for this process and every process it starts."""
-    names = list(dict.fromkeys([*(n.strip() for n in os.environ.get(ENV, "").split(",") if n.strip()), *modules]))
+    names = list(dict.fromkeys([*settings().plugin_names(), *modules]))
     if names:
         os.environ[ENV] = ",".join(names)
 

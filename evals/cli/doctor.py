@@ -6,13 +6,14 @@ files) rather than at package lists: the user's machine is not ours (no root, ma
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import typer
+
+from iwr.settings import env_name, settings
 
 
 @dataclass
@@ -82,8 +83,8 @@ def _torch() -> Check:
     return Check("torch", True, False, f"{torch.__version__}, {'CUDA ' + cuda if cuda else 'CPU'} build")
 
 
-def _weights(name: str, env: str, files: tuple[str, ...], used_by: str) -> Check:
-    raw = os.environ.get(env, "")
+def _weights(name: str, field: str, files: tuple[str, ...], used_by: str) -> Check:
+    raw, env = str(getattr(settings(), field) or ""), env_name(field)
     if not raw:
         return Check(name, False, False, f"{env} is not set ({used_by})", f"export {env}=/path/to/the/folder")
     missing = [f for f in files if not (Path(raw).expanduser() / f).is_file()]
@@ -93,16 +94,16 @@ def _weights(name: str, env: str, files: tuple[str, ...], used_by: str) -> Check
 
 def _dino() -> Check:
     """A local folder ($IWR_DINOV2_PATH) overrides; else the Hub id, fetched on first use unless cached."""
-    from iwr.mcp_servers.metrics.features import DINO_ENV, DINO_ID, DINO_ID_ENV
+    from iwr.mcp_servers.metrics.features import DINO_ENV
 
-    name, used_by = "DINOv2 weights", "the paper profile's DINO metric"
-    if os.environ.get(DINO_ENV):
-        return _weights(name, DINO_ENV, ("config.json",), used_by)
+    name, used_by, env = "DINOv2 weights", "the paper profile's DINO metric", settings()
+    if env.dinov2_path:
+        return _weights(name, "dinov2_path", ("config.json",), used_by)
     from huggingface_hub import try_to_load_from_cache
 
     from iwr.tasks.hub import hub_cache
 
-    repo = os.environ.get(DINO_ID_ENV) or DINO_ID
+    repo = env.dinov2_id
     cached = try_to_load_from_cache(repo, "config.json", cache_dir=hub_cache())
     if isinstance(cached, str):
         return Check(name, True, False, f"{repo} in the Hub cache ({Path(cached).parent})")
@@ -116,7 +117,7 @@ def checks(launch: bool = True) -> list[Check]:
 
     return [_chromium(launch), _tesseract(), _video(), _sandbox(), _torch(),
             _dino(),
-            _weights("LPIPS weights", "IWR_LPIPS_PATH", (BACKBONE_FILE, LIN_FILE), "the LPIPS metric")]
+            _weights("LPIPS weights", "lpips_path", (BACKBONE_FILE, LIN_FILE), "the LPIPS metric")]
 
 
 def doctor(launch: bool = typer.Option(True, "--launch/--no-launch", help="start Chromium once to prove it works"),

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from pathlib import Path
 from typing import Optional
 
@@ -14,6 +13,7 @@ from rich.table import Table
 from iwr.evals.cli.progress import progress_bar
 from iwr.evals.cli.tasks import suite_or_exit
 from iwr.evals.run import logs
+from iwr.settings import settings
 from iwr.tasks.defaults import BUNDLED_SUITE, judge_cache
 
 out = Console()
@@ -175,12 +175,12 @@ def judge_config(profile: str | None, paper_compat: bool, judge_model: str | Non
     """The judge's configuration from command-line options; the model's answers are cached in RESPONSES_DB
     (or $IWR_RESPONSE_CACHE). With `hints` off the judge reads only the words of each action."""
     from iwr.agents.models import ModelConfig
-    from iwr.agents.response_cache import ENV
     from iwr.graphs.judge import JudgeConfig
 
-    name = judge_model or os.environ.get("IWR_JUDGE_MODEL")
-    model = ModelConfig(model=name, api_base=judge_api_base or os.environ.get("IWR_JUDGE_API_BASE"), timeout_s=120.0,
-                        max_tokens=1024, cache_path=os.environ.get(ENV) or str(responses_db)
+    env = settings()
+    name = judge_model or env.judge_model
+    model = ModelConfig(model=name, api_base=judge_api_base or env.judge_api_base, timeout_s=120.0,
+                        max_tokens=1024, cache_path=env.response_cache or str(responses_db)
                         ) if name else None
     return JudgeConfig.for_profile(profile or ("hybrid" if model else "offline"), model, paper_compat=paper_compat,
                                    hints=hints)

@@ -14,6 +14,7 @@ from iwr.evals.cli.judging import judge_config
 from iwr.evals.cli.tasks import suite_or_exit
 from iwr.evals.run import logs
 from iwr.evals.workspace.agent_presets import PRESETS
+from iwr.settings import settings
 from iwr.tasks.defaults import BUNDLED_SUITE, RUNS_DIR, judge_cache, response_cache
 
 out = Console()
@@ -135,6 +136,4 @@ def run(
 
 def response_cache_path(runs_dir: Path, off: bool) -> str:
     """Where `iwr run` caches model replies; repeated epochs measure variance, so they are never cached."""
-    from iwr.agents.response_cache import ENV
-
-    return "off" if off else os.environ.get(ENV) or str(response_cache(runs_dir))
+    return "off" if off else settings().response_cache or str(response_cache(runs_dir))

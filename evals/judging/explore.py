@@ -20,6 +20,7 @@ from pathlib import Path
 
 from iwr.agents.models import ModelConfig
 from iwr.mcp_servers.browser.launch import chromium_path
+from iwr.settings import settings
 from iwr.tasks.defaults import PROJECT_ROOT
 
 WORKER = Path(__file__).with_name("explore_worker.py")
@@ -30,7 +31,7 @@ GRACE_S = 30.0  # the worker's own limit fires first and still writes its report
 
 def explore_python() -> Path:
     """The interpreter of the explore venv: $IWR_EXPLORE_PYTHON, else .venv-explore/bin/python."""
-    return Path(os.environ.get("IWR_EXPLORE_PYTHON") or PROJECT_ROOT / ".venv-explore" / "bin" / "python")
+    return settings().explore_python or PROJECT_ROOT / ".venv-explore" / "bin" / "python"
 
 
 def exploration_goal(record: dict) -> str:

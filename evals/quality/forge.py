@@ -10,7 +10,9 @@ import os
 import subprocess
 from pathlib import Path
 
-FORGE = os.environ.get("IWR_FORGE", "https://github.com")
+from iwr.settings import settings
+
+FORGE = settings().forge
 FETCH_SECONDS = 600
 
 

@@ -12,7 +12,6 @@ variants (which must score lower).
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -22,13 +21,14 @@ from pathlib import Path
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from iwr.evals.quality.forge import FORGE, ForgeError, fetch_commit, has_commit
+from iwr.settings import settings
 from iwr.tasks.defaults import PROJECT_ROOT
 from iwr.tasks.schema import Ours
 
 REAL_SUITE = PROJECT_ROOT / "tasks" / "real"
 # Where the apps' repositories are kept as <owner>+<name>/ (a snapshot's git directory, or the shallow
 # fetch of the pinned commit that forge.py makes): IWR_FETCH_MIRROR, else the user's cache.
-MIRROR = Path(os.environ.get("IWR_FETCH_MIRROR") or Path.home() / ".cache" / "iwr" / "mirror")
+MIRROR = settings().fetch_mirror.expanduser()
 MATERIALISE_HINT = "run `iwr tasks materialise-real`"
 
 

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 
 from iwr.evals.quality.hostile_corpus import HostileCase, build_corpus
+from iwr.settings import env_name
 from iwr.tasks.defaults import BUNDLED_SUITE, JUDGE_TIMEOUT_S
 
 CASE_TIMEOUT_S = JUDGE_TIMEOUT_S
@@ -103,7 +104,7 @@ class CaseTools:
 
 def _processes_marked(marker: str) -> list[int]:
     """Pids of processes started with our case marker in their environment (Chromium and its children)."""
-    found, needle = [], f"IWR_SELFTEST_CASE={marker}".encode()
+    found, needle = [], f"{env_name('selftest_case')}={marker}".encode()
     for d in Path("/proc").iterdir():
         if d.name.isdigit() and int(d.name) != os.getpid():
             try:
@@ -150,7 +151,7 @@ async def _judge_group(group: list[HostileCase], task_of, metrics, sink: Outside
 
     tmp = work / f"t-{group[0].name[:12]}"  # short: Chromium's socket paths live below it
     tmp.mkdir()
-    env = {"TMPDIR": str(tmp), "IWR_SELFTEST_CASE": str(tmp), "IWR_OUTSIDE_PROXY": sink.url}
+    env = {"TMPDIR": str(tmp), env_name("selftest_case"): str(tmp), env_name("outside_proxy"): sink.url}
     rows = []
     with open(work / f"{group[0].name}.servers.log", "w") as errlog:
         server = stdio_server("browser", "--shots", str(work / group[0].name / "shots"), env=env)

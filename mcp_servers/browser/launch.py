@@ -6,6 +6,8 @@ import os
 import shutil
 from urllib.parse import urlsplit
 
+from iwr.settings import settings
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -31,7 +33,7 @@ CHROMIUM_ARGS = [
     # A fence behind the request routing: anything that is not loopback and still reaches the network
     # stack (Chromium's own update and sign-in calls, a request routing missed) goes to a proxy that
     # answers nothing. Loopback always bypasses it. The hostile-page selftest points it at a sink.
-    f"--proxy-server={os.environ.get('IWR_OUTSIDE_PROXY', 'http://127.0.0.1:9')}",
+    f"--proxy-server={settings().outside_proxy}",
 ]
 
 ALWAYS_ALLOWED_SCHEMES = {"about", "data", "blob"}
@@ -39,9 +41,9 @@ ALWAYS_ALLOWED_SCHEMES = {"about", "data", "blob"}
 
 def chromium_path() -> str | None:
     """The Chromium to launch: $IWR_CHROMIUM, else Debian's, else whatever Playwright finds."""
-    env = os.environ.get("IWR_CHROMIUM")
-    if env:
-        return env
+    chosen = settings().chromium
+    if chosen:
+        return chosen
     for cand in ("/usr/bin/chromium", "/usr/bin/chromium-browser"):
         if os.path.exists(cand):
             return cand

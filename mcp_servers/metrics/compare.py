@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -15,11 +14,12 @@ from typing import Literal
 import numpy as np
 from PIL import Image
 
+from iwr.settings import settings
 from iwr.tasks.registry import Registry
 
 from .features import DinoModel, Features, FeatureModel
 from .images import ImageLike, load_rgb, to_common_size
-from .lpips_local import LPIPS_ENV, LPIPS_HINT, LpipsModel
+from .lpips_local import LPIPS_HINT, LpipsModel
 from .ocr import engine_version, ocr_text, similarity_from_texts, tesseract_words
 from .ssim import fast_ssim, gray_array, ssim_arrays, ssim_value
 from .store import FORMAT as STORE_FORMAT, ImageStore
@@ -83,7 +83,7 @@ class MetricModels:
         self._dino = dino
         self._lpips: LpipsModel | None = None
         self.dino_path = dino_path
-        self.lpips_path = lpips_path or os.environ.get(LPIPS_ENV) or None
+        self.lpips_path = lpips_path or settings().lpips_path or None
         self.ocr_engine = ocr_engine
         # Per-image results (OCR text, features) keyed by pixel hash, shared across calls: a
         # reference checkpoint is read once however many candidates are compared with it.

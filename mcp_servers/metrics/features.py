@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,13 +17,15 @@ import torch
 torch.set_num_threads(1)
 from PIL import Image
 
+from iwr.settings import Settings, env_name, settings
+
 from .images import ImageLike, load_rgb
 from .values import MetricUnavailable, MetricValue
 
 INPUT_SIZE = 224
-DINO_ENV = "IWR_DINOV2_PATH"  # a local folder: overrides the Hub
-DINO_ID_ENV = "IWR_DINOV2_ID"
-DINO_ID = "facebook/dinov2-base"
+DINO_ENV = env_name("dinov2_path")  # a local folder: overrides the Hub
+DINO_ID_ENV = env_name("dinov2_id")
+DINO_ID = Settings.model_fields["dinov2_id"].default
 DINO_FILES = ["config.json", "*.safetensors", "preprocessor_config.json"]
 DINO_HINT = (
     f"DINOv2 comes from the Hugging Face Hub as {DINO_ID} (${DINO_ID_ENV} names another) into the Hub cache, once; "
@@ -142,9 +143,10 @@ def dino_path(path: str | Path | None = None) -> Path:
     """The DINOv2 folder: `path` or $IWR_DINOV2_PATH, a local folder, overrides; else the Hub id
     ($IWR_DINOV2_ID, default facebook/dinov2-base) through the Hub cache (fetched once, then read
     from the cache even without a network)."""
-    raw = str(path) if path else os.environ.get(DINO_ENV, "")
+    env = settings()
+    raw = str(path or env.dinov2_path or "")
     if not raw:
-        return _from_hub(os.environ.get(DINO_ID_ENV) or DINO_ID)
+        return _from_hub(env.dinov2_id)
     folder = Path(raw).expanduser()
     if not (folder / "config.json").is_file():
         raise MetricUnavailable(f"no DINOv2 model at {folder} (config.json missing): {DINO_HINT}")

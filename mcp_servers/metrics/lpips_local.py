@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
 import numpy as np
@@ -12,10 +11,12 @@ import torch.nn.functional as F
 from PIL import Image
 from torch import nn
 
+from iwr.settings import env_name, settings
+
 from .images import ImageLike, load_rgb, to_common_size
 from .values import MetricUnavailable, MetricValue
 
-LPIPS_ENV = "IWR_LPIPS_PATH"
+LPIPS_ENV = env_name("lpips_path")
 BACKBONE_FILE, LIN_FILE = "alexnet.pth", "alex.pth"
 LPIPS_HINT = (
     f"set {LPIPS_ENV} to a folder with {BACKBONE_FILE} (torchvision AlexNet state dict) "
@@ -109,7 +110,7 @@ class LpipsModel:
     @classmethod
     def load(cls, path: str | Path | None = None, max_side: int | None = MAX_SIDE) -> LpipsModel:
         """Load from `path` or IWR_LPIPS_PATH; MetricUnavailable says what is missing."""
-        raw = str(path) if path else os.environ.get(LPIPS_ENV, "")
+        raw = str(path or settings().lpips_path or "")
         if not raw:
             raise MetricUnavailable(f"LPIPS is not configured: {LPIPS_HINT}")
         folder = Path(raw).expanduser()

@@ -16,6 +16,8 @@ import numpy as np
 from PIL import Image
 from rapidfuzz.distance import Levenshtein
 
+from iwr.settings import env_name, settings
+
 from . import tesseract_lib
 from .images import ImageLike, load_rgb
 from .tesseract_lib import words_from_tsv
@@ -28,7 +30,7 @@ ENGINES = ("tesseract", "rapidocr", "easyocr")
 MIN_OCR_WIDTH = 720
 MAX_UPSCALE = 4
 RAPIDOCR_HINT = "pip install --no-deps rapidocr-onnxruntime onnxruntime pyclipper shapely"
-EASYOCR_ENV = "IWR_EASYOCR_PATH"
+EASYOCR_ENV = env_name("easyocr_path")
 EASYOCR_FILES = ("craft_mts.pth", "english_g2.pth")
 EASYOCR_HINT = (
     "pip install easyocr on a machine where torchvision works; not here, because easyocr pulls "
@@ -150,7 +152,7 @@ def _easyocr_reader(folder: str) -> Any:
 
 def easyocr_reader(path: str | Path | None = None) -> Any:
     """The easyocr.Reader for English on CPU, from `path` or IWR_EASYOCR_PATH; never downloads."""
-    return _easyocr_reader(str(path) if path else os.environ.get(EASYOCR_ENV, ""))
+    return _easyocr_reader(str(path or settings().easyocr_path or ""))
 
 
 def _easyocr(img: Image.Image, path: str | Path | None = None) -> str:

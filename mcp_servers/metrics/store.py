@@ -13,17 +13,19 @@ from pathlib import Path
 
 import numpy as np
 
+from iwr.settings import env_name, settings
 
-STORE_ENV = "IWR_METRIC_STORE"
+
+STORE_ENV = env_name("metric_store")
 # Part of every kind's name: raise it when the code computing a kept value changes what it returns.
 FORMAT = 1
 
 
 def default_root() -> Path:
     """$IWR_METRIC_STORE, else the user's cache folder."""
-    env = os.environ.get(STORE_ENV)
-    if env:
-        return Path(env)
+    kept = settings().metric_store
+    if kept:
+        return kept
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "iwr" / "metrics"
 
 
