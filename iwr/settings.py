@@ -3,7 +3,7 @@
 `settings()` reads the environment afresh at each call: `--plugin` adds to IWR_PLUGINS for the
 servers a run starts, a run points IWR_STATE_DIR elsewhere for its workspaces, and tests set them
 case by case. An empty variable counts as unset. The README's table of them is `table()`'s output
-(a test keeps the two the same). One reader stays outside: `evals/workspace/inspect_task.py` reads
+(a test keeps the two the same). Two readers stay outside: `evals/workspace/inspect_task.py` reads
 IWR_BIN itself, since it runs in inspect_ai's environment and imports nothing of iwr, and
 `scripts/setup.sh` reads IWR_TORCH_INDEX before there is a Python environment to read it.
 """
