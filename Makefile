@@ -1,5 +1,5 @@
 # `make run` runs the main job on the bundled suite; `make test` runs every test. Both set up first.
-.PHONY: setup run test
+.PHONY: setup run test test-easyocr
 setup:
 	@bash scripts/setup.sh
 
@@ -18,3 +18,8 @@ test:
 	@bash scripts/setup_agents.sh
 	@bash scripts/setup_inspect.sh
 	.venv/bin/python -m pytest -q
+
+# EasyOCR (the paper profile's OCR) in its own venv: torchvision does not import beside .venv's CPU torch.
+test-easyocr:
+	@bash scripts/setup.sh --test
+	.venv/bin/python -m pytest -q -m easyocr

@@ -45,6 +45,7 @@ class Profile:
     hvs_metric: str = "structural"
     chance_corrected: bool = True  # similarities rescaled so a blank page scores 0 (the paper keeps raw values)
     observes: bool = True  # reads the page before each asserted action (sentence assertions need the before state)
+    ocr_engine: str = "tesseract"  # reads the text of the `ocr` metric (mcp_servers/metrics/ocr.py OCR_ENGINES)
 
 
 PROFILES: Registry[Profile] = Registry("judge profile")
@@ -148,6 +149,7 @@ async def assert_checkable_then_llm(ctx, sid: str, action: dict, before: str, af
 
 register_profile(Profile("offline", ground_offline, key_offline, assert_offline))
 register_profile(Profile("paper", ground_llm, key_llm, assert_llm, needs_model=True,
-                         lvs_metrics=("ocr", "dino"), hvs_metric=LLM_METRIC, chance_corrected=False, observes=False))
+                         lvs_metrics=("ocr", "dino"), hvs_metric=LLM_METRIC, chance_corrected=False, observes=False,
+                         ocr_engine="auto"))  # the paper's EasyOCR wherever it is installed
 register_profile(Profile("hybrid", ground_offline_then_llm, key_offline_then_llm, assert_checkable_then_llm,
                          needs_model=True))

@@ -38,7 +38,10 @@ class Settings(BaseSettings):
     dinov2_path: Path | None = Field(None, description="a local DINOv2 folder; overrides the Hub")
     dinov2_id: str = Field("facebook/dinov2-base", description="the DINOv2 model's Hub id, fetched once into the Hub cache")
     lpips_path: Path | None = Field(None, description="a folder with the LPIPS weights (`alexnet.pth`, `alex.pth`)")
-    easyocr_path: Path | None = Field(None, description="a folder with EasyOCR's models (the paper's OCR engine)")
+    easyocr_path: Path | None = Field(None, description="a folder with EasyOCR's model files (`craft_mlt_25k.pth`, "
+                                      "`english_g2.pth`); overrides the Hub and EasyOCR's own folder")
+    easyocr_id: str | None = Field(None, description="a Hub repository holding EasyOCR's model files, fetched once into "
+                                   "the Hub cache; default: EasyOCR's own folder (`~/.EasyOCR/model`)")
     metric_store: Path | None = Field(None, description="where computed metric inputs are kept; default: "
                                                         "`$XDG_CACHE_HOME/iwr/metrics` (or `~/.cache/iwr/metrics`)")
     fetch_mirror: Path = Field(default_factory=lambda: _home(".cache", "iwr", "mirror"),

@@ -39,6 +39,17 @@ def hub_cache() -> Path:
     return Path(os.environ["HF_HUB_CACHE"]).expanduser() if os.environ.get("HF_HUB_CACHE") else hf_home() / "hub"
 
 
+def model_files(repo: str, patterns: list[str]) -> Path:
+    """The files of model `repo` matching `patterns`, fetched once into the Hub cache (later read from it,
+    even without a network); HubError says why they could not be had."""
+    from huggingface_hub import snapshot_download
+
+    try:
+        return Path(snapshot_download(repo, allow_patterns=patterns, endpoint=endpoint(), cache_dir=hub_cache()))
+    except Exception as e:  # noqa: BLE001 - the Hub client's HTTP, cache and not-found errors alike
+        raise HubError(f"from the Hub at {endpoint()} ({type(e).__name__}: {(str(e) or '-').splitlines()[0]})") from e
+
+
 def endpoint() -> str:
     from huggingface_hub import constants
 

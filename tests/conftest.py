@@ -143,13 +143,14 @@ def _real_apps_at_hand() -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Deselect `cheats_full` unless asked for with -m; deselect `real_apps` tests on a machine that cannot
+    """Deselect `cheats_full` and `easyocr` unless asked for with -m; deselect `real_apps` tests on a machine that cannot
     materialise tasks/real (a fresh clone without the mirror), unless they were asked for with -m; the
     terminal summary says so."""
-    if "cheats_full" not in (config.option.markexpr or ""):
-        full = [i for i in items if i.get_closest_marker("cheats_full")]
-        config.hook.pytest_deselected(items=full)
-        items[:] = [i for i in items if not i.get_closest_marker("cheats_full")]
+    for opt_in in ("cheats_full", "easyocr"):
+        if opt_in not in (config.option.markexpr or ""):
+            left_out = [i for i in items if i.get_closest_marker(opt_in)]
+            config.hook.pytest_deselected(items=left_out)
+            items[:] = [i for i in items if not i.get_closest_marker(opt_in)]
     marked = [i for i in items if i.get_closest_marker("real_apps")]
     if not marked or "real_apps" in (config.option.markexpr or "") or _real_apps_at_hand():
         return

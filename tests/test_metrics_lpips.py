@@ -1,19 +1,15 @@
-"""LPIPS from local files (random tiny-test weights, never downloaded) and the EasyOCR engine's errors."""
+"""LPIPS from local files (random tiny-test weights, never downloaded)."""
 
 from __future__ import annotations
 
-import sys
-import types
 from pathlib import Path
 
 import pytest
 import torch
 from PIL import Image, ImageDraw
 
-import iwr.mcp_servers.metrics.ocr as ocr_mod
 from iwr.mcp_servers.metrics.compare import MetricModels, MetricUnavailable, compare
 from iwr.mcp_servers.metrics.lpips_local import LinHeads, LpipsModel, alexnet_features, tap_distance, unit_normalise
-from iwr.mcp_servers.metrics.ocr import ocr_text
 
 
 def _page(lines: tuple[str, ...], *, header: tuple[int, int, int] = (40, 70, 160), dark: bool = False) -> Image.Image:
@@ -131,35 +127,3 @@ def test_unset_path_names_env_and_both_files(monkeypatch: pytest.MonkeyPatch) ->
     with pytest.raises(MetricUnavailable, match="set IWR_LPIPS_PATH to a folder with alexnet.pth .* alex.pth"):
         LpipsModel.load()
 
-
-def test_easyocr_missing_gives_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "easyocr", None)  # not installed here; forced so the test never varies
-    ocr_mod._easyocr_reader.cache_clear()
-    with pytest.raises(MetricUnavailable, match="pip install easyocr.*torchvision.*CPU-only torch"):
-        ocr_text(REF, engine="easyocr")
-    ocr_mod._easyocr_reader.cache_clear()
-
-
-def test_easyocr_local_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    made: list[dict] = []
-
-    class FakeReader:  # stands in for easyocr.Reader: records its arguments, returns fixed detections
-        def __init__(self, langs: list[str], **kw: object) -> None:
-            made.append({"langs": langs, **kw})
-
-        def readtext(self, _img: object) -> list:
-            box = lambda x, y: [[x, y], [x + 50, y], [x + 50, y + 12], [x, y + 12]]  # noqa: E731
-            return [(box(90, 41), "world", 0.9), (box(5, 80), "second", 0.9), (box(10, 40), "hello", 0.9)]
-
-    monkeypatch.setitem(sys.modules, "easyocr", types.SimpleNamespace(Reader=FakeReader))
-    monkeypatch.setenv("IWR_EASYOCR_PATH", str(tmp_path))
-    ocr_mod._easyocr_reader.cache_clear()
-    with pytest.raises(MetricUnavailable, match="IWR_EASYOCR_PATH.*craft_mts.pth and english_g2.pth"):
-        ocr_text(REF, engine="easyocr")
-    for name in ("craft_mts.pth", "english_g2.pth"):
-        (tmp_path / name).write_bytes(b"")
-    ocr_mod._easyocr_reader.cache_clear()
-    assert ocr_text(REF, engine="easyocr") == "hello\nworld\nsecond"
-    assert made == [{"langs": ["en"], "gpu": False, "model_storage_directory": str(tmp_path),
-                     "download_enabled": False}]
-    ocr_mod._easyocr_reader.cache_clear()

@@ -112,11 +112,39 @@ def _dino() -> Check:
                  f"(or export {DINO_ENV}=/path/to/a/local/copy)")
 
 
+def _easyocr() -> Check:
+    """The paper profile reads with EasyOCR wherever it is installed; Tesseract otherwise (said here, and in
+    every result's backend)."""
+    from iwr.mcp_servers.metrics import easyocr_engine
+    from iwr.mcp_servers.metrics.values import MetricUnavailable
+
+    name = "EasyOCR (the paper's OCR)"
+    if not easyocr_engine.installed():
+        return Check(name, False, False, "not installed: the paper profile reads text with Tesseract",
+                     easyocr_engine.INSTALL_HINT)
+    env = settings()
+    if env.easyocr_id and not env.easyocr_path:  # said without fetching, like DINOv2
+        from huggingface_hub import try_to_load_from_cache
+
+        from iwr.tasks.hub import hub_cache
+
+        cached = [try_to_load_from_cache(env.easyocr_id, f, cache_dir=hub_cache()) for f in easyocr_engine.FILES]
+        if all(isinstance(c, str) for c in cached):
+            return Check(name, True, False, f"installed; model files from {env.easyocr_id} in the Hub cache")
+        return Check(name, False, False, f"installed; {env.easyocr_id} is not in the Hub cache ({hub_cache()}): "
+                     "fetched on first use", f"hf download {env.easyocr_id} {' '.join(easyocr_engine.FILES)}")
+    try:
+        folder = easyocr_engine.model_folder()
+    except MetricUnavailable as e:
+        return Check(name, False, False, f"installed, but its model files are missing: {e}", easyocr_engine.WEIGHTS_HINT)
+    return Check(name, True, False, f"installed; model files in {folder}")
+
+
 def checks(launch: bool = True) -> list[Check]:
     from iwr.mcp_servers.metrics.lpips_local import BACKBONE_FILE, LIN_FILE
 
     return [_chromium(launch), _tesseract(), _video(), _sandbox(), _torch(),
-            _dino(),
+            _dino(), _easyocr(),
             _weights("LPIPS weights", "lpips_path", (BACKBONE_FILE, LIN_FILE), "the LPIPS metric")]
 
 

@@ -25,6 +25,9 @@ def judge(
     paper_compat: bool = typer.Option(False, "--paper-compat", help="reproduce the reference code's quirks"),
     judge_model: Optional[str] = typer.Option(None, help="the judge's litellm model (default: $IWR_JUDGE_MODEL)"),
     judge_api_base: Optional[str] = typer.Option(None, help="base URL of the judge model's OpenAI-compatible server"),
+    ocr_engine: Optional[str] = typer.Option(None, help="what reads the ocr metric's text: tesseract | easyocr | rapidocr | "
+                                             "auto, EasyOCR where it is installed else Tesseract (default: the profile's; "
+                                             "paper: auto)"),
     explore_model: Optional[str] = typer.Option(None, help="also let this model explore the page with browser-use "
                                                 "(needs scripts/setup_explore.sh); reported under probes.explore"),
     explore_api_base: Optional[str] = typer.Option(None, help="base URL of the explore model's OpenAI-compatible server"),
@@ -53,7 +56,7 @@ def judge(
     try:
         ws = named_workspace(folder, suite_or_exit(tasks).get(task_id)) if task_id else read_marker(folder)
         config = judge_config(profile, paper_compat, judge_model, judge_api_base, ws.judgements / "responses.db",
-                              hints=hints == "on")
+                              hints=hints == "on", ocr_engine=ocr_engine)
         if explore_model:
             from iwr.agents.models import ModelConfig
 
@@ -171,7 +174,7 @@ def bench(
 
 
 def judge_config(profile: str | None, paper_compat: bool, judge_model: str | None, judge_api_base: str | None,
-                 responses_db: Path, hints: bool = True):
+                 responses_db: Path, hints: bool = True, ocr_engine: str | None = None):
     """The judge's configuration from command-line options; the model's answers are cached in RESPONSES_DB
     (or $IWR_RESPONSE_CACHE). With `hints` off the judge reads only the words of each action."""
     from iwr.agents.models import ModelConfig
@@ -183,4 +186,4 @@ def judge_config(profile: str | None, paper_compat: bool, judge_model: str | Non
                         max_tokens=1024, cache_path=env.response_cache or str(responses_db)
                         ) if name else None
     return JudgeConfig.for_profile(profile or ("hybrid" if model else "offline"), model, paper_compat=paper_compat,
-                                   hints=hints)
+                                   hints=hints, ocr_engine=ocr_engine)

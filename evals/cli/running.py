@@ -48,6 +48,9 @@ def run(
     judge_profile: Optional[str] = typer.Option(None, help="paper | offline | hybrid (default: hybrid with a judge model, else offline)"),
     judge_model: Optional[str] = typer.Option(None, help="the judge's litellm model (default: $IWR_JUDGE_MODEL)"),
     judge_api_base: Optional[str] = typer.Option(None, help="base URL of the judge model's OpenAI-compatible server"),
+    ocr_engine: Optional[str] = typer.Option(None, help="what reads the ocr metric's text: tesseract | easyocr | rapidocr | "
+                                             "auto, EasyOCR where it is installed else Tesseract (default: the profile's; "
+                                             "paper: auto)"),
     paper_compat: bool = typer.Option(False, "--paper-compat", help="reproduce the reference code's quirks"),
     seconds: float = typer.Option(1800, help="wall-clock budget per task for a coder (an outside agent is stopped then)"),
     max_tokens: int = typer.Option(400_000, help="iterative: prompt plus completion tokens per task; the loop stops "
@@ -85,7 +88,8 @@ def run(
                        cache_path=response_cache_path(runs_dir, no_cache or epochs > 1), price_in=price_in,
                        price_out=price_out) if model or price_in is not None or price_out is not None else None
     try:
-        jcfg = judge_config(judge_profile, paper_compat, judge_model, judge_api_base, response_cache(runs_dir))
+        jcfg = judge_config(judge_profile, paper_compat, judge_model, judge_api_base, response_cache(runs_dir),
+                            ocr_engine=ocr_engine)
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)

@@ -28,9 +28,20 @@ ROOT = PROJECT_ROOT
 JUDGE_CODE = ("agents", "graphs", "mcp_servers", "tasks/schema.py", "tasks/loader.py", "tasks/defaults.py",
               "tasks/registry.py", "evals/judging")
 PACKAGES = ("playwright", "torch", "mcp", "pytesseract", "efficientnet-lite-pytorch", "scikit-image",
-            "opencv-python-headless")
+            "opencv-python-headless", "easyocr")
 MAX_TREE_FILES = 5000
 CHUNK = 1 << 20
+
+
+def ocr_reader(engine: str) -> list:
+    """What reads the text of a comparison: the engine `auto` stands for here, and where EasyOCR's model
+    files come from (their bytes are the Hub's or the folder owner's; naming the source is enough)."""
+    from iwr.mcp_servers.metrics.ocr import resolve_engine
+    from iwr.settings import settings
+
+    engine = resolve_engine(engine)
+    env = settings()
+    return [engine, str(env.easyocr_path or ""), env.easyocr_id or ""] if engine == "easyocr" else [engine]
 
 
 def digest(*parts: Any) -> str:
@@ -189,7 +200,8 @@ class CachedToolbox:
             images = [file_digest(arguments["reference"]), file_digest(arguments["candidate"])]
         except (OSError, KeyError):
             return await self.tools.call(server, tool, **arguments)
-        key = digest("compare", images, sorted(arguments.get("metrics") or []), bool(arguments.get("floor")), versions())
+        key = digest("compare", images, sorted(arguments.get("metrics") or []), bool(arguments.get("floor")),
+                     ocr_reader(arguments.get("ocr_engine") or "tesseract"), versions())
         hit = self.cache.get("metrics", key)
         if hit is not None:
             return hit

@@ -1,6 +1,6 @@
 """Before any coder starts (and spends money): can the judge score this run? Every metric that needs
-weights is computed once on a small pair (which fetches DINOv2 into the Hub cache where it is not
-there yet), and the judge's model is reachable: its server answers, or its provider's key is set.
+weights is computed once on a small pair (which fetches DINOv2, and EasyOCR's files where the profile
+reads with EasyOCR, into the Hub cache where they are not there yet), and the judge's model is reachable: its server answers, or its provider's key is set.
 All problems are reported at once."""
 from __future__ import annotations
 
@@ -13,15 +13,18 @@ from iwr.graphs.profiles import LLM_METRIC, profile_named
 REACH_TIMEOUT_S = 10.0
 
 
-def _metric_problems(names: list[str]) -> list[str]:
+def _metric_problems(names: list[str], ocr_engine: str) -> list[str]:
+    from iwr.mcp_servers.metrics.ocr import resolve_engine
+
     offline = profile_named("offline")
-    if set(names) <= {*offline.lvs_metrics, offline.hvs_metric}:
+    ocr_weights = "ocr" in names and resolve_engine(ocr_engine) == "easyocr"
+    if set(names) <= {*offline.lvs_metrics, offline.hvs_metric} and not ocr_weights:
         return []  # the offline metrics need no weights: no need to load torch in this process
     from PIL import Image, ImageDraw
 
     from iwr.mcp_servers.metrics.compare import METRICS, MetricModels, MetricUnavailable, compare
 
-    setup = [n for n in names if n in METRICS and METRICS.get(n).needs_setup]
+    setup = [n for n in names if n in METRICS and METRICS.get(n).needs_setup] + ["ocr"] * ocr_weights
     if not setup:
         return []
     img = Image.new("RGB", (96, 64), "white")
@@ -29,7 +32,7 @@ def _metric_problems(names: list[str]) -> list[str]:
     models, out = MetricModels(fast=False), []
     for name in setup:
         try:
-            compare(img, img.copy(), [name], models)
+            compare(img, img.copy(), [name], models, ocr_engine=ocr_engine)
         except MetricUnavailable as e:
             out.append(f"metric {name!r}: {e}")
     return out
@@ -63,7 +66,7 @@ def _model_problem(cfg: JudgeConfig) -> str | None:
 async def judge_problems(cfg: JudgeConfig) -> list[str]:
     """What keeps the judge from scoring with `cfg`; empty when it can."""
     metrics = sorted((set(cfg.lvs_metrics or []) | {cfg.hvs_metric or ""}) - {LLM_METRIC, ""})
-    out = await asyncio.to_thread(_metric_problems, metrics)
+    out = await asyncio.to_thread(_metric_problems, metrics, cfg.ocr_engine or "tesseract")
     if profile_named(cfg.profile).needs_model:
         problem = await asyncio.to_thread(_model_problem, cfg)
         out += [problem] if problem else []

@@ -20,7 +20,7 @@ from iwr.tasks.registry import Registry
 from .features import DinoModel, Features, FeatureModel
 from .images import ImageLike, load_rgb, to_common_size
 from .lpips_local import LPIPS_HINT, LpipsModel
-from .ocr import engine_version, ocr_text, similarity_from_texts, tesseract_words
+from .ocr import engine_version, ocr_text, resolve_engine, similarity_from_texts, tesseract_words
 from .ssim import fast_ssim, gray_array, ssim_arrays, ssim_value
 from .store import FORMAT as STORE_FORMAT, ImageStore
 from .structure import (
@@ -145,8 +145,9 @@ def _digest(img: Image.Image) -> str:
 class Pair:
     """Per-call memo: each intermediate (OCR text, features, blocks) is computed once per image."""
 
-    def __init__(self, ref: Image.Image, cand: Image.Image, models: MetricModels) -> None:
+    def __init__(self, ref: Image.Image, cand: Image.Image, models: MetricModels, ocr_engine: str | None = None) -> None:
         self.ref, self.cand, self.models = ref, cand, models
+        self.ocr_engine = resolve_engine(ocr_engine or models.ocr_engine)
         self.keys = (_digest(ref), _digest(cand))
 
     def per_image(self, kind: str, fn: Callable[[Image.Image], object], lasting: type | None = None) -> tuple:
@@ -158,11 +159,12 @@ class Pair:
     def blank_floor(self, name: str) -> float:
         """What a blank (white) page of the reference's size gets on metric `name`, once per reference."""
         return self.models.remember(f"floor:{name}:{self._versions(name)}", self.keys[0], lambda: Pair(
-            self.ref, Image.new("RGB", self.ref.size, "white"), self.models).metric(name).value, lasting=float)
+            self.ref, Image.new("RGB", self.ref.size, "white"), self.models, self.ocr_engine).metric(name).value,
+            lasting=float)
 
     def _versions(self, name: str) -> str:
         if name == "ocr":
-            return f"{self.models.ocr_engine}-{engine_version(self.models.ocr_engine)}"
+            return f"{self.ocr_engine}-{engine_version(self.ocr_engine)}"
         if name in ("feature", "feature_distance", "perceptual"):
             return self.models.feature_model().version
         return STRUCTURE_VERSION
@@ -199,9 +201,9 @@ class Pair:
         return layout_from_boxes(*self.blocks(), (0, 0) if self.mostly_same else estimate_offset(*self.grays))
 
     def ocr(self) -> MetricValue:
-        engine = self.models.ocr_engine
+        engine = self.ocr_engine
         if engine != "tesseract" or not self.models.fast:
-            ref_text, cand_text = self.per_image(f"ocr:{engine}", lambda im: ocr_text(im, engine))
+            ref_text, cand_text = self.per_image(f"ocr:{engine}-{engine_version(engine)}", lambda im: ocr_text(im, engine))
             return similarity_from_texts(ref_text, cand_text, engine)
         ref_text, cand_text = self.per_image(f"ocr:{engine}-{engine_version(engine)}:lib",
                                              lambda im: " ".join(tesseract_words(gray_array(im))), lasting=str)
@@ -291,14 +293,16 @@ def chance_corrected(value: MetricValue, floor: float) -> MetricValue:
 
 
 def compare(
-    ref: ImageLike, cand: ImageLike, metrics: Sequence[str], models: MetricModels | None = None, floor: bool = False
+    ref: ImageLike, cand: ImageLike, metrics: Sequence[str], models: MetricModels | None = None, floor: bool = False,
+    ocr_engine: str | None = None,
 ) -> dict[str, MetricValue]:
     """Score a candidate against a reference on each named metric (see METRICS). With `floor`, each
-    similarity is chance-corrected against a blank (white) page of the reference's size."""
+    similarity is chance-corrected against a blank (white) page of the reference's size. `ocr_engine`
+    (one of OCR_ENGINES; default the models') reads the text of the `ocr` metric."""
     unknown = sorted(set(metrics) - set(METRICS))
     if unknown:
         raise ValueError(f"unknown metrics {unknown}; choose from {list(METRICS)}")
-    pair = Pair(load_rgb(ref), load_rgb(cand), models or MetricModels())
+    pair = Pair(load_rgb(ref), load_rgb(cand), models or MetricModels(), ocr_engine)
     values = {name: pair.metric(name) for name in dict.fromkeys(metrics)}
     if not floor:
         return values

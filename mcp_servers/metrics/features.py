@@ -154,15 +154,12 @@ def dino_path(path: str | Path | None = None) -> Path:
 
 
 def _from_hub(repo: str) -> Path:
-    from huggingface_hub import snapshot_download
-
-    from iwr.tasks.hub import endpoint, hub_cache
+    from iwr.tasks.hub import HubError, model_files
 
     try:
-        folder = Path(snapshot_download(repo, allow_patterns=DINO_FILES, endpoint=endpoint(), cache_dir=hub_cache()))
-    except Exception as e:  # noqa: BLE001 - the Hub client's HTTP, cache and not-found errors alike
-        raise MetricUnavailable(f"cannot get DINOv2 {repo} from the Hub at {endpoint()} "
-                                f"({type(e).__name__}: {(str(e) or '-').splitlines()[0]}): {DINO_HINT}") from e
+        folder = model_files(repo, DINO_FILES)
+    except HubError as e:
+        raise MetricUnavailable(f"cannot get DINOv2 {repo} {e}: {DINO_HINT}") from e
     if not (folder / "config.json").is_file():
         raise MetricUnavailable(f"{repo} on the Hub holds no config.json: {DINO_HINT}")
     return folder

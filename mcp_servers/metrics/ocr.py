@@ -16,26 +16,19 @@ import numpy as np
 from PIL import Image
 from rapidfuzz.distance import Levenshtein
 
-from iwr.settings import env_name, settings
-
-from . import tesseract_lib
+from . import easyocr_engine, tesseract_lib
 from .images import ImageLike, load_rgb
 from .tesseract_lib import words_from_tsv
 from .values import MetricUnavailable, MetricValue
 
 ENGINES = ("tesseract", "rapidocr", "easyocr")
+OCR_ENGINES = ("auto", *ENGINES)  # what a profile or --ocr-engine may name
 # Below this width screenshot text is usually too small for Tesseract (measured: a 400 px
 # wide page goes from 0.87 to 0.97 similarity with 2x upscaling); above it upscaling only
 # costs time and occasionally adds errors.
 MIN_OCR_WIDTH = 720
 MAX_UPSCALE = 4
 RAPIDOCR_HINT = "pip install --no-deps rapidocr-onnxruntime onnxruntime pyclipper shapely"
-EASYOCR_ENV = env_name("easyocr_path")
-EASYOCR_FILES = ("craft_mts.pth", "english_g2.pth")
-EASYOCR_HINT = (
-    "pip install easyocr on a machine where torchvision works; not here, because easyocr pulls "
-    "torchvision, which conflicts with the CPU-only torch installed in this environment"
-)
 
 
 def _upscale_factor(width: int) -> int:
@@ -128,41 +121,23 @@ def _rapidocr(img: Image.Image) -> str:
     return _in_reading_order(result)
 
 
-@functools.cache
-def _easyocr_reader(folder: str) -> Any:
-    try:
-        import easyocr
-    except ImportError as exc:
-        raise MetricUnavailable(f"OCR engine 'easyocr' is not installed: {EASYOCR_HINT}") from exc
-    if not folder:
-        raise MetricUnavailable(f"OCR engine 'easyocr' is not configured: set {EASYOCR_ENV} to a folder "
-                                f"holding {' and '.join(EASYOCR_FILES)}")
-    where = Path(folder).expanduser()
-    missing = [f for f in EASYOCR_FILES if not (where / f).is_file()]
-    if missing:
-        raise MetricUnavailable(
-            f"OCR engine 'easyocr' has no model files ({', '.join(missing)} missing in {where}): "
-            f"set {EASYOCR_ENV} to a folder holding {' and '.join(EASYOCR_FILES)}"
-        )
-    try:
-        return easyocr.Reader(["en"], gpu=False, model_storage_directory=str(where), download_enabled=False)
-    except FileNotFoundError as exc:
-        raise MetricUnavailable(f"OCR engine 'easyocr' cannot load its models from {where}: {exc}") from exc
+def _easyocr(img: Image.Image, folder: str | Path | None = None) -> str:
+    return _in_reading_order(easyocr_engine.reader(folder).readtext(np.asarray(img.convert("RGB"))))
 
 
-def easyocr_reader(path: str | Path | None = None) -> Any:
-    """The easyocr.Reader for English on CPU, from `path` or IWR_EASYOCR_PATH; never downloads."""
-    return _easyocr_reader(str(path or settings().easyocr_path or ""))
-
-
-def _easyocr(img: Image.Image, path: str | Path | None = None) -> str:
-    import numpy as np
-
-    return _in_reading_order(easyocr_reader(path).readtext(np.asarray(img.convert("RGB"))))
+def resolve_engine(engine: str) -> str:
+    """`auto` (the paper profile's) is EasyOCR, the paper's engine, wherever it is installed, else
+    Tesseract; any other name is itself."""
+    if engine == "auto":
+        return "easyocr" if easyocr_engine.installed() else "tesseract"
+    if engine not in ENGINES:
+        raise ValueError(f"unknown OCR engine {engine!r}; expected auto or one of {ENGINES}")
+    return engine
 
 
 def ocr_text(img: ImageLike, engine: str = "tesseract", *, easyocr_path: str | Path | None = None) -> str:
-    """Text found in an image by the given OCR engine (see ENGINES; easyocr_path overrides IWR_EASYOCR_PATH)."""
+    """Text found in an image by the given OCR engine (see ENGINES; easyocr_path, a folder of EasyOCR's model
+    files, overrides where easyocr_engine.model_folder() finds them)."""
     img = load_rgb(img)
     if engine == "tesseract":
         return _tesseract(img).strip()
@@ -187,8 +162,7 @@ def engine_version(engine: str = "tesseract") -> str:
         _rapidocr_engine()
         return importlib.metadata.version("rapidocr-onnxruntime")
     if engine == "easyocr":
-        easyocr_reader()
-        return importlib.metadata.version("easyocr")
+        return easyocr_engine.version()
     raise ValueError(f"unknown OCR engine {engine!r}; expected one of {ENGINES}")
 
 

@@ -71,15 +71,17 @@ def build_server(allowed_roots: list[Path] | None = None, preload: bool = True, 
     @mcp.tool(annotations=READ_ONLY)
     @errors
     async def compare(reference: str, candidate: str, ctx: Context, metrics: list[str] | None = None,
-                      floor: bool = False) -> dict:
+                      floor: bool = False, ocr_engine: str = "tesseract") -> dict:
         """Similarity of candidate to reference for each metric (ocr, ssim, feature, structural, ...), with backends;
-        with floor, similarities are chance-corrected so that a blank page scores 0 (raw values in the detail)."""
+        with floor, similarities are chance-corrected so that a blank page scores 0 (raw values in the detail).
+        ocr_engine: tesseract, easyocr, rapidocr, or auto (EasyOCR where it is installed, else Tesseract)."""
         names = metrics or ["ocr", "feature", "ssim", "structural"]
         ref, cand = confined(reference, roots), confined(candidate, roots)
         models = await ctx.request_context.lifespan_context.models()
         from iwr.mcp_servers.metrics.compare import compare as compare_images
 
-        values = await anyio.to_thread.run_sync(lambda: compare_images(ref, cand, names, models, floor=floor))
+        values = await anyio.to_thread.run_sync(
+            lambda: compare_images(ref, cand, names, models, floor=floor, ocr_engine=ocr_engine))
         return {k: v.model_dump() for k, v in values.items()}
 
     @mcp.tool(annotations=READ_ONLY)
