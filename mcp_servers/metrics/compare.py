@@ -203,7 +203,9 @@ class Pair:
     def ocr(self) -> MetricValue:
         engine = self.ocr_engine
         if engine != "tesseract" or not self.models.fast:
-            ref_text, cand_text = self.per_image(f"ocr:{engine}-{engine_version(engine)}", lambda im: ocr_text(im, engine))
+            # the version names EasyOCR's model files too, so a reference's text is kept only for the same reader
+            ref_text, cand_text = self.per_image(f"ocr:{engine}-{engine_version(engine)}", lambda im: ocr_text(im, engine),
+                                                 lasting=str if self.models.fast else None)
             return similarity_from_texts(ref_text, cand_text, engine)
         ref_text, cand_text = self.per_image(f"ocr:{engine}-{engine_version(engine)}:lib",
                                              lambda im: " ".join(tesseract_words(gray_array(im))), lasting=str)
