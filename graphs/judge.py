@@ -30,7 +30,7 @@ from iwr.graphs.profiles import LLM_METRIC, Profile, profile_named
 from iwr.graphs.sentence_names import task_names
 from iwr.graphs.visible_change import unverifiable
 from iwr.mcp_servers.browser.canvas_feeds import DIGEST
-from iwr.mcp_servers.metrics.ocr import OCR_ENGINES
+from iwr.mcp_servers.metrics.ocr import OcrEngine
 from iwr.tasks import defaults
 from iwr.tasks.checkpoints import check_usable, checkpoint_plan, judged_steps
 from iwr.tasks.frames import sample_frames
@@ -47,8 +47,8 @@ class JudgeConfig(BaseModel):
     lvs_metrics: list[str] | None = Field(None, description="low-level visual metrics, averaged into LVS "
                                           "(default: the profile's)")
     hvs_metric: str | None = Field(None, description="the high-level visual metric, HVS (default: the profile's)")
-    ocr_engine: str | None = Field(None, description="the OCR engine of the ocr metric: tesseract, easyocr, rapidocr, or "
-                                   "auto, EasyOCR where it is installed else Tesseract (default: the profile's)")
+    ocr_engine: OcrEngine | None = Field(None, description="what reads the ocr metric's text; auto: EasyOCR where it "
+                                         "is installed, else Tesseract (default: the profile's)")
     chance_corrected: bool | None = Field(None, description="rescale similarities so a blank page of the task's size "
                                           "scores 0 and the reference 1, raw values kept (default: the profile's)")
     default_wait_ms: int = Field(0, description="time to let pass after an action when the task records none; the "
@@ -69,16 +69,9 @@ class JudgeConfig(BaseModel):
         p = profile_named(self.profile)
         if p.needs_model and self.model is None:
             raise ValueError(f"the {self.profile} profile needs a judge model (--judge-model)")
-        if self.lvs_metrics is None:
-            self.lvs_metrics = list(p.lvs_metrics)
-        if self.hvs_metric is None:
-            self.hvs_metric = p.hvs_metric
-        if self.chance_corrected is None:
-            self.chance_corrected = p.chance_corrected
-        if self.ocr_engine is None:
-            self.ocr_engine = p.ocr_engine
-        if self.ocr_engine not in OCR_ENGINES:
-            raise ValueError(f"unknown OCR engine {self.ocr_engine!r}; expected one of {', '.join(OCR_ENGINES)}")
+        for name in ("lvs_metrics", "hvs_metric", "chance_corrected", "ocr_engine"):  # unset: the profile's
+            if getattr(self, name) is None:
+                setattr(self, name, list(p.lvs_metrics) if name == "lvs_metrics" else getattr(p, name))
         if not self.screenshots and (self.visual or self.profile != "offline"):
             raise ValueError("screenshots may be off only with visual off and the offline profile")
         return self
@@ -193,10 +186,9 @@ class JudgeContext:
         if not cfg.visual or reference is None:
             return
         metrics = sorted((set(cfg.lvs_metrics) | {cfg.hvs_metric}) - {LLM_METRIC})
-        floor = {"floor": True} if cfg.chance_corrected else {}
-        ocr = {"ocr_engine": cfg.ocr_engine} if "ocr" in metrics and cfg.ocr_engine != "tesseract" else {}
         self.pending[step] = asyncio.ensure_future(self.tools.call(
-            "metrics", "compare", reference=reference, candidate=candidate, metrics=metrics, **floor, **ocr))
+            "metrics", "compare", reference=reference, candidate=candidate, metrics=metrics,
+            floor=bool(cfg.chance_corrected), ocr_engine=cfg.ocr_engine))
 
 
 class JudgeState(TypedDict, total=False):

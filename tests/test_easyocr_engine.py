@@ -104,3 +104,20 @@ def test_auto_is_easyocr_only_where_it_is_installed(monkeypatch: pytest.MonkeyPa
     assert resolve_engine("auto") == "easyocr"
     with pytest.raises(ValueError, match="unknown OCR engine 'paddle'"):
         resolve_engine("paddle")
+
+
+def test_the_paper_profile_reads_with_auto_and_the_others_with_tesseract(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from iwr.agents.models import ModelConfig
+    from iwr.evals.cli.app import app
+    from iwr.graphs.judge import JudgeConfig
+
+    assert JudgeConfig.for_profile("paper", ModelConfig(model="openai/judge")).ocr_engine == "auto"
+    assert JudgeConfig().ocr_engine == "tesseract"
+    assert JudgeConfig(ocr_engine="rapidocr").ocr_engine == "rapidocr"
+    with pytest.raises(ValueError, match="(?s)ocr_engine.*'auto', 'tesseract', 'rapidocr' or 'easyocr'"):
+        JudgeConfig(ocr_engine="paddle")
+    for command in (["judge", str(tmp_path), "--task", "1"], ["run", "--agent", "oracle", "--task", "1"]):
+        done = CliRunner().invoke(app, [*command, "--ocr-engine", "paddle"])
+        assert done.exit_code == 2 and "--ocr-engine is one of auto, tesseract" in done.output, done.output

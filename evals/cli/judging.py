@@ -180,6 +180,10 @@ def judge_config(profile: str | None, paper_compat: bool, judge_model: str | Non
     from iwr.agents.models import ModelConfig
     from iwr.graphs.judge import JudgeConfig
 
+    from iwr.mcp_servers.metrics.ocr import OCR_ENGINES
+
+    if ocr_engine is not None and ocr_engine not in OCR_ENGINES:
+        raise ValueError(f"--ocr-engine is one of {', '.join(OCR_ENGINES)}, not {ocr_engine!r}")
     env = settings()
     name = judge_model or env.judge_model
     model = ModelConfig(model=name, api_base=judge_api_base or env.judge_api_base, timeout_s=120.0,
