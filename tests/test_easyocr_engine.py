@@ -72,6 +72,8 @@ def test_the_hub_repository_comes_before_easyocrs_folder(tmp_path: Path, monkeyp
         folder = easyocr_engine.model_folder()
         assert (folder / "craft_mlt_25k.pth").read_bytes() == b"detector"
         assert not (folder / "README.md").exists() and folder.is_relative_to(tmp_path / "hub-cache")
+        asked = len(hub.requests)
+        assert easyocr_engine.model_folder() == folder and len(hub.requests) == asked  # once per process, not per read
         monkeypatch.setenv("IWR_EASYOCR_ID", "mirror/half")
         with pytest.raises(MetricUnavailable, match="mirror/half on the Hub lacks craft_mlt_25k.pth"):
             easyocr_engine.model_folder()

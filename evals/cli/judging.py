@@ -179,7 +179,6 @@ def judge_config(profile: str | None, paper_compat: bool, judge_model: str | Non
     (or $IWR_RESPONSE_CACHE). With `hints` off the judge reads only the words of each action."""
     from iwr.agents.models import ModelConfig
     from iwr.graphs.judge import JudgeConfig
-
     from iwr.mcp_servers.metrics.ocr import OCR_ENGINES
 
     if ocr_engine is not None and ocr_engine not in OCR_ENGINES:

@@ -1,7 +1,7 @@
 """Before any coder starts (and spends money): can the judge score this run? Every metric that needs
 weights is computed once on a small pair (which fetches DINOv2, and EasyOCR's files where the profile
-reads with EasyOCR, into the Hub cache where they are not there yet), and the judge's model is reachable: its server answers, or its provider's key is set.
-All problems are reported at once."""
+reads with EasyOCR, into the Hub cache where they are not there yet), and the judge's model is
+reachable: its server answers, or its provider's key is set. All problems are reported at once."""
 from __future__ import annotations
 
 import asyncio

@@ -49,7 +49,8 @@ def _complete(folder: Path) -> bool:
     return all((folder / f).is_file() for f in FILES)
 
 
-def _from_hub(repo: str) -> Path:
+@functools.cache  # one round trip to the Hub per process, not one per image read
+def _from_hub(repo: str, endpoint: str, cache: str) -> Path:
     from iwr.tasks.hub import HubError, model_files
 
     try:
@@ -72,7 +73,9 @@ def model_folder() -> Path:
             raise MetricUnavailable(f"EasyOCR's model files are not all in {folder} ({missing} missing): {WEIGHTS_HINT}")
         return folder
     if env.easyocr_id:
-        return _from_hub(env.easyocr_id)
+        from iwr.tasks.hub import endpoint, hub_cache
+
+        return _from_hub(env.easyocr_id, endpoint(), str(hub_cache()))
     own = _easyocr_own_folder()
     if _complete(own):
         return own
@@ -120,16 +123,17 @@ def _reader(folder: str) -> tuple[Any, str]:
     return reader, version
 
 
-def reader(folder: str | Path | None = None) -> Any:
-    """An easyocr.Reader for English on the CPU, from `folder` or `model_folder()`."""
-    return _reader(str(folder or model_folder()))[0]
+def reader() -> Any:
+    """An easyocr.Reader for English on the CPU, from `model_folder()`."""
+    return _reader(str(model_folder()))[0]
 
 
-def version(folder: str | Path | None = None) -> str:
+def version() -> str:
     """EasyOCR's version, with `+weights-<digest>` when its model files are not EasyOCR's published ones."""
-    return _reader(str(folder or model_folder()))[1]
+    return _reader(str(model_folder()))[1]
 
 
 def clear() -> None:
-    """Forget loaded readers (tests change the settings between cases)."""
+    """Forget loaded readers and fetched folders (tests change the settings between cases)."""
     _reader.cache_clear()
+    _from_hub.cache_clear()

@@ -9,7 +9,6 @@ import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, Literal, get_args
 
 import numpy as np
@@ -122,9 +121,9 @@ def _rapidocr(img: Image.Image) -> str:
     return _in_reading_order(result)
 
 
-def _easyocr(img: Image.Image, folder: str | Path | None = None) -> str:
+def _easyocr(img: Image.Image) -> str:
     # The paper joins EasyOCR's words in the order EasyOCR gives them (its own line grouping), so no re-sorting.
-    return "\n".join(easyocr_engine.reader(folder).readtext(np.asarray(img.convert("RGB")), detail=0))
+    return "\n".join(easyocr_engine.reader().readtext(np.asarray(img.convert("RGB")), detail=0))
 
 
 def resolve_engine(engine: str) -> str:
@@ -137,16 +136,16 @@ def resolve_engine(engine: str) -> str:
     return engine
 
 
-def ocr_text(img: ImageLike, engine: str = "tesseract", *, easyocr_path: str | Path | None = None) -> str:
-    """Text found in an image by the given OCR engine (see ENGINES; easyocr_path, a folder of EasyOCR's model
-    files, overrides where easyocr_engine.model_folder() finds them)."""
+def ocr_text(img: ImageLike, engine: str = "tesseract") -> str:
+    """Text found in an image by the given OCR engine (see ENGINES; EasyOCR's model files as
+    easyocr_engine.model_folder() finds them)."""
     img = load_rgb(img)
     if engine == "tesseract":
         return _tesseract(img).strip()
     if engine == "rapidocr":
         return _rapidocr(img).strip()
     if engine == "easyocr":
-        return _easyocr(img, easyocr_path).strip()
+        return _easyocr(img).strip()
     raise ValueError(f"unknown OCR engine {engine!r}; expected one of {ENGINES}")
 
 
