@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+# The metrics package holds OpenMP to one thread before anything starts it; a test module that imports
+# torch first would otherwise start it unbounded, and libtesseract in process then stays unused.
+import iwr.mcp_servers.metrics  # noqa: F401,E402
+
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 # Registers of prepared workspaces and their judgements (tasks/marker.py) stay out of the tester's home.
 os.environ["IWR_STATE_DIR"] = tempfile.mkdtemp(prefix="iwr-test-state-")

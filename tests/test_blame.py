@@ -1,6 +1,8 @@
 """A page that breaks the browser cannot leave the mean: after the one retry and a control page that
 works, the crash is the page's fault (model_failure, counted); a harness that fails is infra_failure."""
 
+import asyncio
+
 import pytest
 
 from iwr.agents.toolbox import Toolbox
@@ -8,6 +10,9 @@ from iwr.evals.judging.artifact import judge_servers
 from iwr.evals.judging.blame import broke_down, control_page_works, judge_blaming
 from iwr.evals.records.results import TaskResult
 from iwr.graphs.judge import JudgeConfig
+from iwr.mcp_servers.browser import actions, veil
+from iwr.mcp_servers.browser.hub import BrowserHub
+from iwr.mcp_servers.browser.inspector import LIFT_S
 from iwr.tasks.loader import load_suite
 
 pytestmark = pytest.mark.slow
@@ -39,3 +44,31 @@ def test_only_browser_deaths_and_timeouts_are_weighed():
     assert broke_down(TaskResult(**base, status="infra_failure", error="judge timed out after 120 s"))
     assert not broke_down(TaskResult(**base, status="infra_failure", error="metrics.compare: no tesseract"))
     assert not broke_down(TaskResult(**base, status="scored", error="the page stopped responding at load"))
+
+
+# After the click returns, the page's own task spins forever: the renderer lives but never answers.
+SPINS = """<!doctype html><meta charset="utf-8"><input id="name" value="x"><button id="go">Go</button>
+<script>document.getElementById('go').onclick = () => setTimeout(() => { for (;;) {} }, 0);</script>"""
+
+
+async def _ends_within(coro, seconds: float) -> str:
+    try:
+        await asyncio.wait_for(coro, seconds)
+        return "returned"
+    except (asyncio.TimeoutError, actions.ActionFailed):
+        return "gave up"
+
+
+async def test_captures_give_up_on_a_hung_renderer_within_their_own_bound(tmp_path):
+    """A capture bounded by its caller takes its style sheet off on the way out; a hung renderer never
+    answers that, and waiting for it held the judgement until the judge's 120 s timeout (the cheat
+    corpus's memory case took four minutes a judgement). Now the way out is bounded too."""
+    (tmp_path / "index.html").write_text(SPINS)
+    async with BrowserHub(shots_root=tmp_path / "shots") as hub:
+        s = await hub.open(str(tmp_path / "index.html"), 800, 600)
+        await actions.click(s, selector="#name")  # a field takes typing: the screenshot hides the caret
+        await actions.click(s, selector="#go")
+        shot = actions.screenshot(s, "after", timeout_s=4)  # its settle probe gives up after 2 s first
+        assert await asyncio.wait_for(_ends_within(shot, 60), 4 + LIFT_S + 5) == "gave up"
+        bare = veil.with_and_without(s, ["body { color: red !important }"], again=True)
+        assert await asyncio.wait_for(_ends_within(bare, 2), 2 + LIFT_S + 5) == "gave up"

@@ -354,14 +354,15 @@ def test_a_checkpoint_without_readable_words_gives_ocr_no_say(models: MetricMode
     assert lvs(worded, ["ocr", "feature"]) == 0.5  # OCR's say is the worded checkpoint's: (0.5 + 0.5) / 2
 
 
-def test_tesseract_thread_limit_stays_while_any_call_is_in_flight():
+def test_tesseract_thread_limit_stays_while_any_call_is_in_flight(monkeypatch):
     """OMP_THREAD_LIMIT is set around Tesseract calls, which run in parallel threads: the first call to
-    finish must not remove it under another call still starting Tesseract (a KeyError in Popen)."""
+    finish must not remove it under another call still starting Tesseract (a KeyError in Popen). The
+    process's own limit comes back afterwards (monkeypatch), for whatever starts OpenMP later."""
     import os
 
     from iwr.mcp_servers.metrics.ocr import _single_threaded_tesseract
 
-    os.environ.pop("OMP_THREAD_LIMIT", None)
+    monkeypatch.delenv("OMP_THREAD_LIMIT", raising=False)
     first, second = _single_threaded_tesseract(), _single_threaded_tesseract()
     first.__enter__()
     second.__enter__()
@@ -372,4 +373,4 @@ def test_tesseract_thread_limit_stays_while_any_call_is_in_flight():
     os.environ["OMP_THREAD_LIMIT"] = "3"  # a limit the operator chose is left alone
     with _single_threaded_tesseract():
         assert os.environ["OMP_THREAD_LIMIT"] == "3"
-    assert os.environ.pop("OMP_THREAD_LIMIT") == "3"
+    assert os.environ["OMP_THREAD_LIMIT"] == "3"

@@ -84,6 +84,8 @@ def cheats(
                                  "blank_final, seconds, rows (a row per case and hints setting)"),
     case: Optional[list[str]] = typer.Option(None, help="only these cases (repeatable)"),
     run_all: bool = typer.Option(False, "--all", help="every case (the default; wins over --case)"),
+    lanes: int = typer.Option(1, min=1, max=8, help="cases run at once, each with its own servers and judges "
+                              "(2 on a 2-core machine takes about two thirds of the time)"),
 ):
     """Run the cheat corpus: each strategy as an outside agent in a prepared workspace, its page judged by
     `iwr judge` twice, with hints on and with --hints off (a row each); a row leaks when the agent read
@@ -93,6 +95,7 @@ def cheats(
     Examples:
       iwr selftest cheats
       iwr selftest cheats --json --case marker_rewrite --case prototype_override
+      iwr selftest cheats --lanes 2
     """
     from iwr.evals.quality.cheats.corpus import run_cheats
     from iwr.evals.run import logs
@@ -102,7 +105,7 @@ def cheats(
     progress = None if as_json else (
         lambda r: console.log(f"{r['case']} (hints {r['hints']}): {'held' if r['held'] else 'LEAK'}"))
     try:
-        res = asyncio.run(run_cheats(None if run_all or not case else list(case), on_row=progress))
+        res = asyncio.run(run_cheats(None if run_all or not case else list(case), on_row=progress, lanes=lanes))
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)

@@ -16,7 +16,7 @@ import time
 
 from playwright.async_api import Error as PlaywrightError
 
-from iwr.mcp_servers.browser.inspector import CARET, lay
+from iwr.mcp_servers.browser.inspector import CARET, lay, lift
 from iwr.mcp_servers.browser.settle import ACTIVITY_API, MAX_S, QUIET_S, caret_may_show, probe, quiet, settle_page
 from iwr.mcp_servers.browser.world import cdp_of
 
@@ -61,7 +61,7 @@ async def settled_png(session, wait_ms: int = 0, max_s: float = MAX_S) -> bytes:
             png = await _capture(session)
         finally:
             if hide:
-                await _caret(session, "")
+                await lift(session)
             after = await probe(session, RESTORE, deadline - time.monotonic())
         if quiet(before, after, session.inflight):
             session.last_shot = (after, png)  # the page as it is until its DOM changes (veil.py reuses it)

@@ -7,11 +7,18 @@ Playwright's `caret="hide"` does with a <style> element.
 """
 from __future__ import annotations
 
+import asyncio
+
 from playwright.async_api import Error as PlaywrightError
 
 from iwr.mcp_servers.browser import world
 
 CARET = "* { caret-color: transparent !important; }\n"
+# How long taking the sheet off may hold a caller. It runs in `finally` blocks, also when the caller's own
+# bound ran out because the renderer is hung (a page allocating until it dies, an endless loop): waiting
+# there for an answer that never comes held the whole judgement until its 120 s timeout. The command
+# stays queued ahead of anything sent after it, so a slow page still gets the sheet off first.
+LIFT_S = 1.0
 
 
 async def _sheet(session, cdp) -> str:
@@ -35,3 +42,11 @@ async def lay(session, css: str) -> None:
         except PlaywrightError:
             pass
     await cdp.send("CSS.setStyleSheetText", {"styleSheetId": await _sheet(session, cdp), "text": css})
+
+
+async def lift(session) -> None:
+    """Empty the sheet, waiting at most LIFT_S for the page to take it."""
+    try:
+        await asyncio.wait_for(lay(session, ""), LIFT_S)
+    except (asyncio.TimeoutError, PlaywrightError):
+        pass

@@ -13,9 +13,9 @@ import numpy as np
 from PIL import Image
 
 from iwr.mcp_servers.browser import world
-from iwr.mcp_servers.browser.inspector import CARET, lay
+from iwr.mcp_servers.browser.inspector import CARET, LIFT_S, lay, lift
 from iwr.mcp_servers.browser.capture import PREPARE, RESTORE
-from iwr.mcp_servers.browser.settle import caret_may_show
+from iwr.mcp_servers.browser.settle import caret_may_show, probe
 
 
 
@@ -64,8 +64,8 @@ async def with_and_without(session, sheets: list[str], box=None, scroll=(0, 0), 
         for css in sheets[1:]:
             await lay(session, CARET + css)
             veiled.append(await capture(session, box, scroll))
-    finally:
-        _, after = await asyncio.gather(lay(session, ""), world.call(session, RESTORE))
+    finally:  # bounded: a hung page must not hold the caller past its own bound (inspector.LIFT_S)
+        _, after = await asyncio.gather(lift(session), probe(session, RESTORE, LIFT_S))
     third = None
     if again or after != before:  # held still once more, for the capture that tells motion apart
         hide = CARET if caret_may_show(await world.call(session, PREPARE)) else ""
@@ -75,6 +75,6 @@ async def with_and_without(session, sheets: list[str], box=None, scroll=(0, 0), 
             third = await capture(session, box, scroll)
         finally:
             if hide:
-                await lay(session, "")
-            await world.call(session, RESTORE)
+                await lift(session)
+            await probe(session, RESTORE, LIFT_S)
     return first, veiled, third, before
