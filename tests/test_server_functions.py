@@ -89,3 +89,20 @@ def test_asset_core_functions(suite_dir):
     acts = core.actions(task, judge_mode=False)
     assert acts[0]["index"] == 1 and "iwr" not in acts[0]
     assert "iwr" in core.actions(task, judge_mode=True)[0]
+
+
+# Scrolls itself a little after each wheel event, as smooth-scrolling libraries do.
+LATE_SCROLL = """<!doctype html><body style="height: 5000px; margin: 0"><p>Top</p>
+<script>addEventListener('wheel', (e) => { e.preventDefault(); const dy = e.deltaY;
+  setTimeout(() => scrollBy(0, dy), 150); }, {passive: false});</script></body>"""
+
+
+async def test_a_scroll_that_lands_late_is_waited_for(tmp_path):
+    (tmp_path / "index.html").write_text(LATE_SCROLL)
+    async with BrowserHub(shots_root=tmp_path / "shots") as hub:
+        s = await hub.open(str(tmp_path / "index.html"), 800, 600)
+        moved = await actions.scroll(s, "down", 300)
+        assert moved["scroll_y_after"] - moved["scroll_y_before"] == 300
+        bottom = await s.page.evaluate("scrollTo(0, 1e6), scrollY")  # a wheel that cannot move ends all the same
+        stuck = await actions.scroll(s, "down", 300)
+        assert bottom > 4000 and stuck["scroll_y_after"] == stuck["scroll_y_before"] == bottom

@@ -230,6 +230,9 @@ async def press(s: Session, key: str, timeout_s: float = 30) -> dict:
     return {"pressed": key}
 
 
+UNMOVED_S = 0.4
+
+
 async def scroll(s: Session, direction: str = "down", amount: float | None = None, timeout_s: float = 30) -> dict:
     """Scroll with the mouse wheel at the viewport centre; returns scrollY before and after."""
     vp = s.page.viewport_size or {"width": 1280, "height": 800}
@@ -241,11 +244,15 @@ async def scroll(s: Session, direction: str = "down", amount: float | None = Non
     before = await _in_world(s, PAGE_STATE, None, 10, "scroll")
     await _bounded(s.page.mouse.move(vp["width"] / 2, vp["height"] / 2), timeout_s, "scroll")
     await _bounded(s.page.mouse.wheel(dx, dy or 0), timeout_s, "scroll")
+    at = lambda st: (st["scroll_x"], st["scroll_y"])  # noqa: E731
     last = now = before
-    for i in range(40):  # the wheel scrolls asynchronously; wait until the position is stable
+    # The wheel scrolls asynchronously: wait until the position is stable, and while it has not moved at
+    # all, for a while (UNMOVED_S) in case the scroll lands late (a loaded machine, a page that scrolls
+    # itself a little after the wheel, as smooth-scrolling libraries do).
+    for i in range(40):
         await asyncio.sleep(0.025)
         now = await _in_world(s, PAGE_STATE, None, 10, "scroll")
-        if i and (now["scroll_x"], now["scroll_y"]) == (last["scroll_x"], last["scroll_y"]):
+        if i and at(now) == at(last) and (at(now) != at(before) or (i + 1) * 0.025 >= UNMOVED_S):
             break
         last = now
     after = now
