@@ -17,7 +17,8 @@ CARET = "* { caret-color: transparent !important; }\n"
 # How long taking the sheet off may hold a caller. It runs in `finally` blocks, also when the caller's own
 # bound ran out because the renderer is hung (a page allocating until it dies, an endless loop): waiting
 # there for an answer that never comes held the whole judgement until its 120 s timeout. The command
-# stays queued ahead of anything sent after it, so a slow page still gets the sheet off first.
+# stays queued ahead of what is sent after it on the same DevTools session (our captures and probes), so
+# a slow page still has the sheet off before the next capture.
 LIFT_S = 1.0
 
 
