@@ -239,21 +239,25 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
 
 
 async def judge_assertion(tools: Toolbox, sid: str, action: dict, before_view: dict | None,
-                          assets: list[str] = (), names=()) -> dict:
+                          assets: list[str] = (), names=(), checked: tuple = ()) -> dict:
     """Verdict for the action's assertion: {passed, method, reason, checks|claims}; `assets`, where the
     page's server serves the task's assets (images elsewhere are pictures, no change of the page);
-    `names`, what the task names (typed and quoted texts), which its sentences may use unquoted."""
+    `names`, what the task names (typed and quoted texts), which its sentences may use unquoted;
+    `checked`, checks already decided with the screenshot and their results (structured_verdict)."""
     checks = (action.get("iwr") or {}).get("checks") or []
     if checks:
-        return await structured_verdict(tools, sid, checks)
+        return await structured_verdict(tools, sid, checks, checked)
     after = await tools.call("browser", "observe", session=sid, assets=list(assets))
     params = action["parameters"]
     typed = type_text_of(params.get("description", ""), params.get("text")) if action["type"] == "Type" else None
     return sentence_verdict(action.get("logical_assertion") or "", before_view or {}, after, typed, names)
 
 
-async def structured_verdict(tools: Toolbox, sid: str, checks: list[dict]) -> dict:
-    results = await tools.call("browser", "check", session=sid, checks=checks)
+async def structured_verdict(tools: Toolbox, sid: str, checks: list[dict], checked: tuple = ()) -> dict:
+    """The checks' verdict; their results as `checked` gives them when it decided these very checks (the
+    screenshot did, on the page it shows), else from the check tool."""
+    results = checked[1] if checked and checked[0] == checks else \
+        await tools.call("browser", "check", session=sid, checks=checks)
     failed = [(c, r) for c, r in zip(checks, results) if not r["ok"]]
     reason = "; ".join(f"{c['kind']} {c.get('text') or c.get('selector')!r} observed {r['observed'][:80]!r}"
                        for c, r in failed) or f"{len(checks)} check(s) hold"

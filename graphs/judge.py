@@ -107,6 +107,7 @@ class JudgeContext:
     hidden: dict = field(default_factory=dict)  # the current action's hints held back (hints off): selector, checks
     before_view: dict | None = None  # what the page showed before the current action (for its assertion)
     before_image: str | None = None  # and how it looked without its pictures, where the sentence decides nothing
+    checked: tuple = ()  # (checks, results): the current action's checks, decided with its screenshot
     seen: set = field(default_factory=set)  # names of the elements listed so far (for "the new card")
     assets: set | None = None  # content hashes of the task's assets (pictures.py)
     served_assets: list | None = None  # where the page's server serves files that are assets
@@ -241,10 +242,9 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     ext = action.get("iwr") or {}
     started = time.monotonic()
     trace: dict[str, Any] = {"index": i + 1, "type": action["type"], "description": action["parameters"]["description"]}
-    before = state["shots"].get(str(i))
-    shots = dict(state["shots"])
+    before, shots = state["shots"].get(str(i)), dict(state["shots"])
     try:
-        ctx.before_view = ctx.before_image = None
+        ctx.before_view, ctx.before_image, ctx.checked = None, None, ()
         if action.get("logical_assertion") and cfg.judging.observes and not ext.get("checks"):
             ctx.before_view = await tools.call("browser", "observe", session=sid, assets=ctx.served())
             if before and unverifiable(action, ctx.names) and not cfg.paper_compat:  # pictures away, for 'something changed'
@@ -253,8 +253,10 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
         if ok:
             wait_ms, after = ext.get("wait_ms", cfg.default_wait_ms), None
             if cfg.screenshots:
-                shot = await tools.call("browser", "screenshot", session=sid, name=f"step_{i + 1}", wait_ms=wait_ms)
+                checks = ((ext.get("checks") or ctx.hidden.get("checks")) if cfg.judging.observes else None) or None
+                shot = await tools.call("browser", "screenshot", session=sid, name=f"step_{i + 1}", wait_ms=wait_ms, checks=checks)
                 after = shots[str(i + 1)] = trace["screenshot"] = shot["path"]
+                ctx.checked = (checks, shot["checks"]) if shot.get("checks") is not None else ()
                 if action.get("visual_evaluation_flag"):
                     scored = await ctx.bare_of(sid, i + 1, after)
                     ctx.start_scoring(i + 1, state["task_folder"], scored)
@@ -262,10 +264,8 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
                 await tools.call("browser", "settle", session=sid, wait_ms=wait_ms)
             verdict = await check_assertion(ctx, sid, action, before, after)
             if verdict is not None:
-                trace["assertion"] = verdict
-                ok = verdict["passed"]
-                if not ok:
-                    detail = "assertion failed: " + verdict["reason"]
+                trace["assertion"], ok = verdict, verdict["passed"]
+                detail = detail if ok else "assertion failed: " + verdict["reason"]
     except ToolCallError as e:  # the page stopped answering (a hung script): this action fails, the replay ends
         ok, detail = False, f"the page stopped responding: {e}"
     trace.update(status="passed" if ok else "failed", error=None if ok else detail,

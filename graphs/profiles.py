@@ -116,11 +116,11 @@ def checkable(action: dict) -> bool:
 async def assert_offline(ctx, sid: str, action: dict, before: str, after: str) -> dict | None:
     if not (action.get("logical_assertion") or offline_checks(action)):
         return None
-    verdict = await judge_assertion(ctx.tools, sid, action, ctx.before_view, ctx.served(), ctx.names)
+    verdict = await judge_assertion(ctx.tools, sid, action, ctx.before_view, ctx.served(), ctx.names, ctx.checked)
     if verdict["method"] == "unverifiable":  # 'something changed': on what a person sees (visible_change.py)
         verdict = await recheck(ctx, sid, verdict, ctx.before_image, after, f"{Path(after).stem}_after" if after else "")
     if ctx.hidden.get("checks"):  # hints off: how the sentence's verdict compares with the structured one
-        verdict["structured_passed"] = (await structured_verdict(ctx.tools, sid, ctx.hidden["checks"]))["passed"]
+        verdict["structured_passed"] = (await structured_verdict(ctx.tools, sid, ctx.hidden["checks"], ctx.checked))["passed"]
     return verdict
 
 

@@ -72,3 +72,5 @@ async def test_captures_give_up_on_a_hung_renderer_within_their_own_bound(tmp_pa
         assert await asyncio.wait_for(_ends_within(shot, 60), 4 + LIFT_S + 5) == "gave up"
         bare = veil.with_and_without(s, ["body { color: red !important }"], again=True)
         assert await asyncio.wait_for(_ends_within(bare, 2), 2 + LIFT_S + 5) == "gave up"
+        checked = actions.checked_screenshot(s, "checked", timeout_s=4, checks=[{"kind": "text_visible", "text": "go"}])
+        assert await asyncio.wait_for(_ends_within(checked, 60), 4 + LIFT_S + 5) == "gave up"

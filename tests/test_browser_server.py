@@ -40,6 +40,8 @@ async def test_bundled_page_click_type_check_and_screenshot(suite_dir, tmp_path)
                   {"kind": "text_absent", "text": "Please add a title"}, {"kind": "value", "selector": "#title", "equals": ""}]
         res = (await c.call_tool("check", {"session": sid, "checks": checks})).structured_content["result"]
         assert [x["ok"] for x in res] == [True, True, True, True]
+        shot = (await c.call_tool("screenshot", {"session": sid, "checks": checks})).structured_content
+        assert shot["checks"] == res  # decided with the screenshot, on the page it shows: the same
         before = (await c.call_tool("scroll", {"session": sid, "direction": "down", "amount": 300})).structured_content
         assert before["detail"]["scroll_y_after"] - before["detail"]["scroll_y_before"] > 5
         await c.call_tool("press", {"session": sid, "key": "Home"})

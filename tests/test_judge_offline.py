@@ -49,9 +49,20 @@ async def test_same_artifact_judged_twice_is_identical(task, tmp_path):
     entry = task.reference_site() / "index.html"
     base = {"task_id": task.id, "agent": "twice", "profile": "offline"}
     async with Toolbox(judge_servers(tmp_path, task.suite_root)) as tools:
+        called, call = [], tools.call
+
+        async def noting(server, tool, **kw):
+            called.append(tool)
+            return await call(server, tool, **kw)
+        tools.call = noting
         a = await judge_artifact(task, entry, tools, JudgeConfig(), base)
         b = await judge_artifact(task, entry, tools, JudgeConfig(), base)
     assert a.status == "scored" and stable(a) == stable(b)
+    # the replay with screenshots decides the task's checks with each action's screenshot, on the page it
+    # shows: no check call of its own (a replay without screenshots, as the typed-text probe's, still checks)
+    replay = called[:called.index("close")]
+    assert "screenshot" in replay and "check" not in replay
+    assert all(a["assertion"]["method"] == "structured" for a in a.judge["actions"] if a.get("assertion"))
 
 
 async def test_text_that_instructs_the_judge_changes_nothing(task, tmp_path):

@@ -270,3 +270,49 @@ async def test_a_label_drawn_as_a_toggle_is_the_box_named_by_the_words_beside_it
     look = lambda v: {f["label"]: (f["checked"], f["s"].split("|")[1]) for f in v["fields"]}  # noqa: E731
     assert look(before)["Fast"] == (False, "rgb(208, 208, 208)")
     assert look(after)["Fast"] == (True, "rgb(142, 68, 173)") and look(after)["Good"][0] is False
+
+
+HELD = """<!doctype html><body style="margin:0;font:16px sans-serif">
+<p>plain words</p><p style="-webkit-text-fill-color:transparent">fill transparent</p>
+<p style="filter:opacity(0)">filter zero</p><input id="f" value="typed here">
+<div id="spin" style="width:20px;height:20px;background:#345;animation:spin 1s linear infinite"></div>
+<style>@keyframes spin { to { transform: rotate(360deg) } }</style>{extra}</body>"""
+HELD_CHECKS = [{"kind": "text_visible", "text": "plain words"}, {"kind": "text_visible", "text": "fill transparent"},
+               {"kind": "text_absent", "text": "filter zero"}, {"kind": "value", "selector": "#f", "equals": "typed here"}]
+
+
+def _count_holds(monkeypatch) -> list:
+    """Every time the judge's world holds the page still (the PREPARE script), recorded."""
+    from iwr.mcp_servers.browser import capture, world
+    holds, call = [], world.call
+
+    async def counting(session, fn, arg=None):
+        if fn == capture.PREPARE:
+            holds.append(fn)
+        return await call(session, fn, arg)
+    monkeypatch.setattr(world, "call", counting)
+    return holds
+
+
+@pytest.mark.parametrize("extra,holds_expected", [("", 1), ('<img src="look.png" style="position:absolute;left:95px;top:18px;width:10px;height:10px">', 3)],
+                         ids=["held", "picture_near"])
+async def test_a_screenshot_decides_its_checks_on_the_page_it_shows(look, monkeypatch, extra, holds_expected):
+    """Checks sent with a screenshot are decided while the page is still held as it was shot: the verdicts
+    the check tool gives, at one hold of the page instead of two. Where a picture lies in the words'
+    region (it may move with no DOM change, so the pixels need the page let go for a third capture) they
+    are decided after it, as the check tool does. Either way the page is let go afterwards: its animation
+    runs and the words' ink is back."""
+    (look / "index.html").write_text(HELD.replace("{extra}", extra))
+    async with BrowserHub() as hub:
+        s = await hub.open(str(look / "index.html"), width=500, height=300)
+        await actions.click(s, selector="#f")  # a field takes typing: the caret's sheet is laid for the shot too
+        holds = _count_holds(monkeypatch)
+        _, together = await actions.checked_screenshot(s, "shot", checks=HELD_CHECKS)
+        held = len(holds)
+        s.ink_memo = s.last_shot = None  # the check tool decides afresh
+        alone = await actions.run_checks(s, HELD_CHECKS)
+        running = await s.page.evaluate("document.getAnimations().map((a) => a.playState)")
+        ink = await s.page.evaluate("getComputedStyle(document.querySelector('p')).color")
+    assert [r["ok"] for r in together] == [r["ok"] for r in alone] == [True, False, True, True]
+    assert held == holds_expected  # with the picture: the shot's, the check's and its third capture's
+    assert running == ["running"] and ink == "rgb(0, 0, 0)"

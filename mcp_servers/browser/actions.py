@@ -18,7 +18,7 @@ from iwr.mcp_servers.browser.page_observe import OBSERVE, RASTERS
 from iwr.mcp_servers.browser.page_scripts import CLEAR_TARGET, KEEP_REFS, OPTION_LABELS, PAGE_STATE, POINT_OF, RUN_CHECKS, \
     SET_OPTION
 from iwr.mcp_servers.browser.targets import LABEL_OF
-from iwr.mcp_servers.browser.capture import settled_png
+from iwr.mcp_servers.browser.capture import settled_shot
 from iwr.mcp_servers.browser.settle import settle_page
 from iwr.mcp_servers.imaging import cell_share, changed
 from iwr.tasks.names import names_agree
@@ -61,18 +61,31 @@ async def screenshot(s: Session, name: str | None = None, full_page: bool = Fals
                      wait_ms: int = 0) -> Path:
     """Let `wait_ms` pass, settle, and save a PNG of the viewport (or the full page) in the session's
     folder; returns its path."""
+    return (await checked_screenshot(s, name, full_page, timeout_s, wait_ms))[0]
+
+
+async def checked_screenshot(s: Session, name: str | None = None, full_page: bool = False, timeout_s: float = 20,
+                             wait_ms: int = 0, checks: list[dict] | None = None) -> tuple[Path, list[dict] | None]:
+    """A screenshot (as `screenshot`) and, with `checks`, their results (as `run_checks`) on the page it
+    shows, decided while the page is still held for the shot where they can be: a hold and a release
+    of the page fewer than a screenshot and a check one after the other."""
     s.shot_count += 1
     name = name or f"shot_{s.shot_count:03d}"
     if not SAFE_NAME.match(name):
         raise SessionError(f"screenshot name {name!r} must be letters, digits, '_', '-' or '.'")
     path = s.shots_dir / (name if name.endswith(".png") else f"{name}.png")
+    results = None
     if full_page:
         await settle(s, wait_ms)
         await _bounded(s.page.screenshot(path=str(path), full_page=True, animations="disabled",
                                          caret="hide", timeout=timeout_s * 1000), timeout_s + 2, "screenshot")
     else:
-        path.write_bytes(await _bounded(settled_png(s, wait_ms), timeout_s + wait_ms / 1000, "screenshot"))
-    return path
+        held = (lambda activity, shot: run_checks(s, checks, activity, shot)) if checks else None
+        png, results = await _bounded(settled_shot(s, wait_ms, held=held), timeout_s + wait_ms / 1000, "screenshot")
+        path.write_bytes(png)
+    if checks and results is None:
+        results = await run_checks(s, checks)
+    return path, results
 
 
 async def list_elements(s: Session, limit: int = 400, texts: bool = False) -> list[dict]:
@@ -299,13 +312,23 @@ async def bare(s: Session, css: str, name: str) -> dict:
     return {"path": str(path), "share": cell_share(changed(first, veiled))}
 
 
-async def run_checks(s: Session, checks: list[dict]) -> list[dict]:
+async def run_checks(s: Session, checks: list[dict], held=None, shot=None) -> list[dict] | None:
     """Evaluate structured checks (text_visible, text_absent, count, value, url_contains) on the DOM;
-    a text is visible where its ink changes pixels (ink.py) or, below the fold, where styles paint it."""
+    a text is visible where its ink changes pixels (ink.py) or, below the fold, where styles paint it.
+    `held`: the activity at which capture.settled_shot holds the page it is shooting, `shot` that
+    capture (the DOM is read while it waits for its frame, the ink taken away once it is done); None
+    comes back when the page changed meanwhile or the pixels need it released (the caller asks again)."""
     *results, where = await _in_world(s, RUN_CHECKS, checks, 15, "checking")
+    if held is not None:
+        await shot
+        if where["activity"] != held:
+            return None
     per = [r.pop("ink", None) or [] for r in results]
-    verdicts = iter(await _bounded(ink.seen(s, [c for cs in per for c in cs], tuple(where["scroll"]), where["live"],
-                                            where["activity"]), 15, "checking"))
+    verdicts = await _bounded(ink.seen(s, [c for cs in per for c in cs], tuple(where["scroll"]), where["live"],
+                                       where["activity"], held is not None), 15, "checking")
+    if verdicts is None:
+        return None
+    verdicts = iter(verdicts)
     for c, r, cands in zip(checks, results, per):
         if c["kind"] in ("text_visible", "text_absent"):
             shown = r["ok"]

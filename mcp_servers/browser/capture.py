@@ -45,6 +45,17 @@ async def _caret(session, css: str) -> None:
 
 async def settled_png(session, wait_ms: int = 0, max_s: float = MAX_S) -> bytes:
     """PNG bytes of the viewport once the page has settled (or as it is after `max_s`)."""
+    return (await settled_shot(session, wait_ms, max_s))[0]
+
+
+async def settled_shot(session, wait_ms: int = 0, max_s: float = MAX_S, held=None) -> tuple[bytes, object]:
+    """PNG bytes of the viewport once the page has settled (or as it is after `max_s`), and what
+    `held(activity, shot)` gave on the settled page. It runs as the page is shot, while the page is held
+    as it was shot (animations still, the caret's sheet laid): it may read the page while the capture
+    waits for its frame, and awaits `shot` (the capture) before it lays any sheet of its own, which is
+    lifted with the caret's. So what it looks at is what the shot shows, at no hold and release of its
+    own (two round trips to the page). None in its place when the page never settled, or it declined
+    or failed (the caller then asks the page afresh)."""
     if wait_ms:
         await asyncio.sleep(wait_ms / 1000)
     page, deadline = session.page, time.monotonic() + max_s
@@ -53,20 +64,42 @@ async def settled_png(session, wait_ms: int = 0, max_s: float = MAX_S) -> bytes:
         before = await probe(session, PREPARE, deadline - time.monotonic()) if session.dpr == 1 else False
         if before is False:  # settle, then shoot as Playwright does
             await settle_page(session, 0, max(0.0, deadline - time.monotonic()))
-            return await page.screenshot(animations="disabled", caret="hide")
+            return await page.screenshot(animations="disabled", caret="hide"), None
         hide = caret_may_show(before)  # no caret to hide, no style sheet to lay and lift (two restyles)
+        seen = None
         try:
             if hide:
                 await _caret(session, CARET)
-            png = await _capture(session)
+            if held is None:
+                png = await _capture(session)
+            else:
+                png, seen = await _shot_and(session, held, before)
         finally:
-            if hide:
-                await lift(session)
-            after = await probe(session, RESTORE, deadline - time.monotonic())
+            if hide or held is not None:
+                _, after = await asyncio.gather(lift(session), probe(session, RESTORE, deadline - time.monotonic()))
+            else:
+                after = await probe(session, RESTORE, deadline - time.monotonic())
         if quiet(before, after, session.inflight):
             session.last_shot = (after, png)  # the page as it is until its DOM changes (veil.py reuses it)
-            break
+            return png, seen
         if time.monotonic() >= deadline:
-            break
+            return png, None
         await asyncio.sleep(QUIET_S)
-    return png
+
+
+async def _shot_and(session, held, before) -> tuple[bytes, object]:
+    """The capture, and `held` beside it (see settled_shot); a failure of `held` is a decline."""
+    async def shot() -> bytes:
+        png = await _capture(session)
+        session.last_shot = (before, png)
+        return png
+
+    taken = asyncio.ensure_future(shot())
+    try:
+        seen = await held(before, taken)
+    except asyncio.CancelledError:
+        taken.cancel()
+        raise
+    except Exception:  # noqa: BLE001 - the caller asks the page afresh, and hears of it then
+        seen = None
+    return await taken, seen

@@ -129,7 +129,8 @@ def _sheet(items: list[dict]) -> str:
         (",\n".join(clipped) + " { " + UNCLIP + " }" if clipped else "")
 
 
-async def seen(session, items: list[dict], scroll: tuple[float, float], live: list, activity=None) -> list[bool | None]:
+async def seen(session, items: list[dict], scroll: tuple[float, float], live: list, activity=None,
+               held: bool = False) -> list[bool | None] | None:
     """For each candidate {"p": selector, "ink": [[x, y, w, h], ...]}: True when taking its ink away
     changes the pixels there, False when nothing changes, None when the region moved by itself.
 
@@ -137,18 +138,22 @@ async def seen(session, items: list[dict], scroll: tuple[float, float], live: li
     may move without a DOM change (canvases, videos, frames, images): only where one lies in the
     region, or the DOM changed meanwhile, is a third capture needed to tell the page's own motion from
     the ink. The verdicts of an unchanged page are remembered; `activity`, the page's activity when the
-    candidates were listed (activityNow), spares asking for it again."""
+    candidates were listed (activityNow), spares asking for it again. `held`: the caller holds the page
+    at `activity` as its screenshot showed it (capture.settled_shot); None when that is not enough (a
+    region where something may move needs the page released for a third capture)."""
     if not items:
         return []
     box = _union(items)
     key = (box, scroll, tuple((it["p"], tuple(map(tuple, it["ink"]))) for it in items))
     still, memo = not _overlaps(box, live), session.ink_memo
+    if held and not still:
+        return None
     if still and memo is not None and memo[0][0] == key and \
             memo[0][1] == (activity if activity is not None else await world.call(session, ACTIVITY)):
         return memo[1]
     groups = _layers(items)
     first, bare, again, before = await with_and_without(session, [_sheet([items[i] for i in g]) for g in groups],
-                                                        box, scroll, again=not still)
+                                                        box, scroll, again=not still, held=activity if held else None)
     k = first.shape[1] / box[2]  # device pixels per CSS pixel
     moved = changed(first, again) if again is not None else None
     out: list[bool | None] = [None] * len(items)

@@ -28,6 +28,7 @@ class Shot(BaseModel):
     path: str
     width: int
     height: int
+    checks: list[dict] | None = None
 
 
 class Observed(BaseModel):
@@ -94,11 +95,15 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
     @mcp.tool(annotations=READ_ONLY)
     @errors
     async def screenshot(session: str, ctx: Context, name: str | None = None, full_page: bool = False,
-                         wait_ms: int = 0) -> Shot:
-        """Save a full-size PNG of the viewport (or the full page) on disk and return its path."""
-        path = await actions.screenshot(hub_of(ctx).get(session), name, full_page, wait_ms=wait_ms)
+                         wait_ms: int = 0, checks: list[dict] | None = None) -> Shot:
+        """Save a full-size PNG of the viewport (or the full page) on disk and return its path; with
+        `checks` (as the check tool takes them), their results on the page the picture shows (none
+        for a page that tried to leave: the check tool says why it fails)."""
+        s = hub_of(ctx).get(session)
+        path, results = await actions.checked_screenshot(s, name, full_page, wait_ms=wait_ms,
+                                                         checks=None if s.left else checks)
         w, h = image_size(path)
-        return Shot(path=str(path), width=w, height=h)
+        return Shot(path=str(path), width=w, height=h, checks=results)
 
     @mcp.tool(annotations=READ_ONLY)
     @errors

@@ -44,7 +44,7 @@ def _last_shot(session, activity, box) -> np.ndarray | None:
     return np.asarray(image.convert("RGB"), dtype=np.int16)
 
 
-async def with_and_without(session, sheets: list[str], box=None, scroll=(0, 0), again: bool = False):
+async def with_and_without(session, sheets: list[str], box=None, scroll=(0, 0), again: bool = False, held=None):
     """Captures of `box` as the page is, with each of `sheets` (at least one) laid over it in turn, and
     (with `again`, or when the DOM changed meanwhile) as it is once more: (first, [veiled, ...], again
     or None, the page's activity before). Animations are held still meanwhile, as for a screenshot.
@@ -52,18 +52,14 @@ async def with_and_without(session, sheets: list[str], box=None, scroll=(0, 0), 
     The page as it is usually is the screenshot just taken (_last_shot), so the first sheet goes out
     together with the call that holds the animations, and the sheet is lifted together with the one
     that lets them go: two round trips to the page fewer per capture. Each sheet hides the caret too
-    (laying it restyles the page anyway)."""
+    (laying it restyles the page anyway). `held`, the page's activity when the caller holds it already
+    (capture.settled_shot, which releases it and lifts the sheet): no hold, release or third capture here."""
+    if held is not None:
+        await lay(session, CARET + sheets[0])
+        return (*await _veiled(session, sheets, box, scroll, held, again), None, held)
     try:
         before, _ = await asyncio.gather(world.call(session, PREPARE), lay(session, CARET + sheets[0]))
-        first = _last_shot(session, before, box) if not again else None
-        if first is None:  # no screenshot of the page as it is now: take one without the sheet first
-            await lay(session, CARET)
-            first = await capture(session, box, scroll)
-            await lay(session, CARET + sheets[0])
-        veiled = [await capture(session, box, scroll)]
-        for css in sheets[1:]:
-            await lay(session, CARET + css)
-            veiled.append(await capture(session, box, scroll))
+        first, veiled = await _veiled(session, sheets, box, scroll, before, again)
     finally:  # bounded: a hung page must not hold the caller past its own bound (inspector.LIFT_S)
         _, after = await asyncio.gather(lift(session), probe(session, RESTORE, LIFT_S))
     third = None
@@ -78,3 +74,20 @@ async def with_and_without(session, sheets: list[str], box=None, scroll=(0, 0), 
                 await lift(session)
             await probe(session, RESTORE, LIFT_S)
     return first, veiled, third, before
+
+
+async def _veiled(session, sheets: list[str], box, scroll, before, again: bool):
+    """With the first sheet laid on a held page: the capture without it (the last screenshot's when the
+    page is as it was shot) and one with each sheet (the sheet laid last stays: the caller lifts it)."""
+    # Decoding the screenshot (the whole viewport's PNG) takes as long as a fifth of a capture: it runs
+    # beside the capture with the sheet, which mostly waits for the browser's frame.
+    cut = None if again else asyncio.ensure_future(asyncio.to_thread(_last_shot, session, before, box))
+    veiled = [await capture(session, box, scroll)]
+    first = await cut if cut is not None else None
+    if first is None:  # no screenshot of the page as it is now: take one without the sheet
+        await lay(session, CARET)
+        first = await capture(session, box, scroll)
+    for css in sheets[1:]:
+        await lay(session, CARET + css)
+        veiled.append(await capture(session, box, scroll))
+    return first, veiled
