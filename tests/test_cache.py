@@ -6,7 +6,8 @@ import shutil
 import pytest
 
 from iwr.agents.toolbox import Toolbox
-from iwr.evals.judging.cache import JUDGE_CODE, ROOT, Cache, cache_of, judgement_key, tree_digest, versions, with_cache
+from iwr.evals.judging.cache import JUDGE_CODE, ROOT, Cache, cache_of, cached_judgement, judgement_key, tree_digest, \
+    versions, with_cache
 from iwr.evals.judging.artifact import judge_artifact, judge_servers
 from iwr.graphs.judge import JudgeConfig
 from iwr.tasks.loader import load_suite
@@ -22,6 +23,25 @@ def test_values_and_files_round_trip(tmp_path):
     stored = cache.put_file(f)
     assert open(stored, "rb").read() == b"pixels" and cache.put_file(f) == stored  # by content, once
     assert not list((tmp_path / "c").rglob(".tmp-*"))  # writes are atomic renames
+
+
+async def test_a_judgement_whose_action_ran_out_of_time_is_not_kept(tmp_path):
+    """A failure that may come from a loaded machine (an action past its time bound) is judged again next
+    time; any other verdict, passed or failed, is read back."""
+    cache, runs = Cache(tmp_path / "c"), []
+
+    def judged(error):
+        async def run():
+            runs.append(error)
+            return {"actions": [{"index": 1, "status": "failed" if error else "passed", "error": error}]}
+        return run
+    for error in ("the page stopped responding: screenshot did not finish within 22 s", "checking timed out: x"):
+        for _ in range(2):
+            await cached_judgement(cache, error[:4].encode().hex() * 16, judged(error))
+    for error in (None, "assertion failed: text_visible 'Done' observed ''"):
+        for _ in range(2):
+            await cached_judgement(cache, str(error)[:4].encode().hex() * 16, judged(error))
+    assert [r is None or "assertion" in r for r in runs] == [False] * 4 + [True] * 2
 
 
 def test_keys_follow_content_config_and_versions(tmp_path):

@@ -165,10 +165,20 @@ def _shot_paths(judgement: dict) -> list[tuple[dict, str]]:
             + [(c, k) for c in judgement.get("checkpoints", []) for k in ("candidate", "scored") if c.get(k)])
 
 
+# What an action's error says when it ran out of its time bound: on a loaded machine an honest page's
+# action can, and judged again it may not, so such a judgement is not kept for every later run to replay.
+OUT_OF_TIME = ("did not finish within", "timed out", "stopped responding")
+
+
+def steady(judgement: dict) -> bool:
+    """Whether no action of the judgement failed by running out of time (OUT_OF_TIME)."""
+    return not any(m in (a.get("error") or "") for a in judgement.get("actions", []) for m in OUT_OF_TIME)
+
+
 async def cached_judgement(cache: Cache | None, key: str | None, run: Callable[[], Awaitable[dict]],
                            kind: str = "judgement") -> dict:
     """The stored judgement under `key`, or `run()`'s, stored with its screenshots (which the cached
-    copy points to, so it stays complete when the run that made it is deleted)."""
+    copy points to, so it stays complete when the run that made it is deleted) unless it is not steady."""
     if cache is None or key is None:
         return await run()
     hit = cache.get(kind, key)
@@ -176,6 +186,9 @@ async def cached_judgement(cache: Cache | None, key: str | None, run: Callable[[
         log.info("cache.hit", kind=kind, key=key[:12])
         return hit
     j = await run()
+    if not steady(j):
+        log.info("cache.not_kept", kind=kind, key=key[:12], reason="an action ran out of time")
+        return j
     stored = json.loads(json.dumps(j))
     for item, field in _shot_paths(stored):
         if Path(item[field]).is_file():
