@@ -7,6 +7,7 @@ hidden by the inspector style sheet, which the page cannot see, not by a <style>
 caret only where something focused takes typing; the
 activity probes of settling ride on that preparation: a shot taken between two equal probes, with
 no request open, shows a settled page, so the common case costs two evaluations and the capture.
+What else must look at the page as the shot shows it (an action's checks) runs inside that hold.
 """
 from __future__ import annotations
 
@@ -41,11 +42,6 @@ async def _caret(session, css: str) -> None:
         await lay(session, css)
     except PlaywrightError:  # a page gone meanwhile: its capture fails on its own
         pass
-
-
-async def settled_png(session, wait_ms: int = 0, max_s: float = MAX_S) -> bytes:
-    """PNG bytes of the viewport once the page has settled (or as it is after `max_s`)."""
-    return (await settled_shot(session, wait_ms, max_s))[0]
 
 
 async def settled_shot(session, wait_ms: int = 0, max_s: float = MAX_S, held=None) -> tuple[bytes, object]:
