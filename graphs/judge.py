@@ -253,7 +253,7 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
         if ok:
             wait_ms, after = ext.get("wait_ms", cfg.default_wait_ms), None
             if cfg.screenshots:
-                checks = ((ext.get("checks") or ctx.hidden.get("checks")) if cfg.judging.observes else None) or None
+                checks = (ext.get("checks") or ctx.hidden.get("checks") or None) if cfg.judging.observes else None
                 shot = await tools.call("browser", "screenshot", session=sid, name=f"step_{i + 1}", wait_ms=wait_ms, checks=checks)
                 after = shots[str(i + 1)] = trace["screenshot"] = shot["path"]
                 ctx.checked = (checks, shot["checks"]) if shot.get("checks") is not None else ()

@@ -38,7 +38,7 @@ async def test_a_judgement_whose_action_ran_out_of_time_is_not_kept(tmp_path):
     for error in ("the page stopped responding: screenshot did not finish within 22 s", "checking timed out: x"):
         for _ in range(2):
             await cached_judgement(cache, error[:4].encode().hex() * 16, judged(error))
-    for error in (None, "assertion failed: text_visible 'Done' observed ''"):
+    for error in (None, "assertion failed: text_visible 'Done' observed 'your session timed out'"):
         for _ in range(2):
             await cached_judgement(cache, str(error)[:4].encode().hex() * 16, judged(error))
     assert [r is None or "assertion" in r for r in runs] == [False] * 4 + [True] * 2

@@ -171,8 +171,10 @@ OUT_OF_TIME = ("did not finish within", "timed out", "stopped responding")
 
 
 def steady(judgement: dict) -> bool:
-    """Whether no action of the judgement failed by running out of time (OUT_OF_TIME)."""
-    return not any(m in (a.get("error") or "") for a in judgement.get("actions", []) for m in OUT_OF_TIME)
+    """Whether no action of the judgement failed by running out of time (OUT_OF_TIME); an assertion's
+    verdict quotes the page's words, which may say anything, and is not a time bound."""
+    errors = [a.get("error") or "" for a in judgement.get("actions", [])]
+    return not any(m in e for e in errors if not e.startswith("assertion failed") for m in OUT_OF_TIME)
 
 
 async def cached_judgement(cache: Cache | None, key: str | None, run: Callable[[], Awaitable[dict]],
