@@ -57,5 +57,9 @@ pip_ --no-deps "rapidocr-onnxruntime==1.4.4"
 LITELLM_LOCAL_MODEL_COST_MAP=True .venv/bin/python -c \
   "import torch, playwright, mcp, langgraph, litellm, iwr.evals.cli; assert torch.__version__.startswith('2.13.0'), torch.__version__" \
   || { echo "setup: the environment is incomplete (log: $log)" >&2; exit 1; }
+# Each judgement starts Python servers; where PYTHONDONTWRITEBYTECODE is set (as on some CI images),
+# every one of them would compile iwr's own modules anew (0.2 s of CPU a process): compiled once here.
+.venv/bin/python -m compileall -q -x '/(real|suite)/' agents evals graphs iwr mcp_servers tasks >/dev/null \
+  || echo "setup: iwr's modules did not all compile ahead (they compile on import)" >&2
 echo "$want" > "$stamp"
 echo "setup: ready (.venv)" >&2

@@ -16,7 +16,8 @@ RATIOS = ("replay_vs_floor", "replay_vs_playwright", "replay_vs_floor_hints_off"
 
 def test_bench_reports_every_figure(tmp_path):
     iwr = str(Path(sys.executable).parent / "iwr")
-    out = subprocess.run([iwr, "bench", "--max-tasks", "1", "--rounds", "2", "--suite-tasks", "2", "--candidate-tasks", "1",
+    out = subprocess.run([iwr, "bench", "--max-tasks", "1", "--rounds", "2", "--repeats", "1", "--suite-tasks", "2",
+                          "--candidate-tasks", "1", "--checkpoints", "2",
                           "--json", "--work", str(tmp_path)],
                          capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-2000:]
@@ -30,7 +31,9 @@ def test_bench_reports_every_figure(tmp_path):
     assert all(good(v) for v in figures["metric_ms"].values())
     assert figures["actions"]["passed"] == figures["actions"]["total"] > 0  # the reference replays fully
     assert 0 <= figures["max_metric_drift"] <= 0.02
-    assert set(figures["scoring_pairs"]) == {"oracle", "mutant", "equivalent"}
+    pairs = figures["scoring_pairs"]  # --checkpoints 2: two per candidate page (three mutants)
+    assert set(pairs) == {"oracle", "mutant", "equivalent"} and pairs["oracle"] == pairs["equivalent"] == 2
+    assert 1 <= pairs["mutant"] <= 6
     assert figures["seconds"]["suite_tasks"] == 2
     shares = figures["grounding_shares"]
     assert shares and abs(sum(v["share"] for v in shares.values()) - 1) < 0.01

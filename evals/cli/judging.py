@@ -141,6 +141,7 @@ def bench(
     work: Optional[Path] = typer.Option(None, help="folder for screenshots and logs (default: a temp folder)"),
     suite_tasks: int = typer.Option(0, help="run the oracle on N suite tasks for suite_vs_floor (0: the whole suite)"),
     candidate_tasks: int = typer.Option(2, help="score mutants and equivalents of N bench tasks"),
+    checkpoints: int = typer.Option(0, help="score at most N checkpoints of each such candidate (0: all; a quick bench)"),
     as_json: bool = typer.Option(False, "--json", help="print the figures as JSON"),
 ):
     """Measure the judge against the floor, fixed sleeps, MCP overhead, the cache, concurrency, scoring
@@ -156,7 +157,8 @@ def bench(
     try:
         with progress_bar("bench: phases") as bar:
             res = asyncio.run(run_bench(suite, max_tasks, work, rounds, repeats=repeats, suite_tasks=suite_tasks,
-                                        candidate_tasks=candidate_tasks, progress=bar))
+                                        candidate_tasks=candidate_tasks, checkpoints=checkpoints,
+                                        progress=bar))
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)

@@ -122,7 +122,7 @@ async def _suite_run(suite: Suite, work: Path, task_ids: list[str] | None) -> tu
 
 async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, rounds: int = 6,
                 levels: tuple[int, ...] = LEVELS, repeats: int = 3, suite_tasks: int = 0,
-                candidate_tasks: int = 2, progress: Steps | None = None) -> dict:
+                candidate_tasks: int = 2, checkpoints: int = 0, progress: Steps | None = None) -> dict:
     """Measure every ratio on up to `max_tasks` tasks; returns the figures and the raw seconds.
     `progress` hears of each of its phases as it ends."""
     steps = progress or Silent()
@@ -165,7 +165,8 @@ async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, roun
             for t in tasks[:max(1, candidate_tasks)]:
                 for kind, entry in bench_scoring.candidates(t, work / "candidates"):
                     r = await parts.judge_replay(tools_off, t, off, entry)
-                    replayed.append((kind, parts.checkpoint_pairs(t, r["shots"])))
+                    pairs_of = parts.checkpoint_pairs(t, r["shots"])
+                    replayed.append((kind, pairs_of[:checkpoints] if checkpoints > 0 else pairs_of))
         log.info("bench.hints_off", seconds=round(time.monotonic() - started, 1))
         steps.step(PHASES["hints_off"])
 
