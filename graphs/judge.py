@@ -28,6 +28,7 @@ from iwr.graphs.pictures import DRAWN_SHARE, PICTURE_SHARE, Likeness, asset_dige
     recorded_boxes, share, sort_rasters
 from iwr.graphs.profiles import LLM_METRIC, Profile, profile_named
 from iwr.graphs.sentence_names import task_names
+from iwr.graphs.shot_after import shooting_after
 from iwr.graphs.visible_change import unverifiable
 from iwr.mcp_servers.browser.canvas_feeds import DIGEST
 from iwr.mcp_servers.metrics.ocr import OcrEngine
@@ -249,12 +250,14 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
             ctx.before_view = await tools.call("browser", "observe", session=sid, assets=ctx.served())
             if before and unverifiable(action, ctx.names) and not cfg.paper_compat:  # pictures away, for 'something changed'
                 ctx.before_image = (await ctx.without_pictures(sid, before, f"step_{i}_before"))[0]
-        ok, detail = await do_action(ctx, sid, action, state, trace)
+        wait_ms, after = ext.get("wait_ms", cfg.default_wait_ms), None
+        checks = (ext.get("checks") or ctx.hidden.get("checks") or None) if cfg.judging.observes else None
+        request = {"name": f"step_{i + 1}", "wait_ms": wait_ms, "checks": checks}
+        with shooting_after(ctx, action["type"], request if cfg.screenshots else None) as acting:
+            ok, detail = await do_action(ctx, sid, action, state, trace)
         if ok:
-            wait_ms, after = ext.get("wait_ms", cfg.default_wait_ms), None
             if cfg.screenshots:
-                checks = (ext.get("checks") or ctx.hidden.get("checks") or None) if cfg.judging.observes else None
-                shot = await tools.call("browser", "screenshot", session=sid, name=f"step_{i + 1}", wait_ms=wait_ms, checks=checks)
+                shot = acting.taken() or await tools.call("browser", "screenshot", session=sid, **request)
                 after = shots[str(i + 1)] = trace["screenshot"] = shot["path"]
                 ctx.checked = (checks, shot["checks"]) if shot.get("checks") is not None else ()
                 if action.get("visual_evaluation_flag"):
@@ -262,7 +265,7 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
                     ctx.start_scoring(i + 1, state["task_folder"], scored)
             else:
                 await tools.call("browser", "settle", session=sid, wait_ms=wait_ms)
-            verdict = await check_assertion(ctx, sid, action, before, after)
+            verdict = await cfg.judging.assertion(ctx, sid, action, before, after)  # None: no assertion
             if verdict is not None:
                 trace["assertion"], ok = verdict, verdict["passed"]
                 detail = detail if ok else "assertion failed: " + verdict["reason"]
@@ -294,11 +297,6 @@ async def do_action(ctx: JudgeContext, sid: str, action: dict, state: JudgeState
             return False, "no key named in the action"
         return await attempt(tools.call("browser", "press", session=sid, key=key))
     return await cfg.judging.ground_and_do(ctx, sid, action, state, trace)
-
-
-async def check_assertion(ctx: JudgeContext, sid: str, action: dict, before: str, after: str) -> dict | None:
-    """The verdict on the action's assertion (None when it has none), as the profile says."""
-    return await ctx.config.judging.assertion(ctx, sid, action, before, after)
 
 
 def route_after_act(state: JudgeState) -> Literal["act", "score"]:

@@ -52,6 +52,36 @@ async def test_bundled_page_click_type_check_and_screenshot(suite_dir, tmp_path)
         assert not (await c.call_tool("close", {"session": sid})).is_error
 
 
+async def test_an_action_brings_the_screenshot_after_it(suite_dir, tmp_path):
+    """`then` on an acting tool: the screenshot (and its checks) as the screenshot tool gives it, in the
+    same call; none when the action fails; a screenshot that fails leaves the action done and says why."""
+    site = suite_dir.parent / "sites" / "reviews"
+    async with Client(build_server(shots_dir=tmp_path)) as c:
+        sid = (await c.call_tool("open", {"target": str(site)})).structured_content["session"]
+        await c.call_tool("type", {"session": sid, "selector": "#title", "text": "Fine film"})
+        await c.call_tool("click", {"session": sid, "selector": "#star-7"})
+        checks = [{"kind": "text_visible", "text": "Reviews (3)"}, {"kind": "count", "selector": ".review", "equals": 3}]
+        done = (await c.call_tool("click", {"session": sid, "text": "Post review",
+                                            "then": {"name": "posted", "checks": checks}})).structured_content
+        shot = done["shot"]
+        assert shot["path"].endswith("posted.png") and (shot["width"], shot["height"]) == (1280, 800)
+        again = (await c.call_tool("screenshot", {"session": sid, "name": "again", "checks": checks})).structured_content
+        assert [x["ok"] for x in shot["checks"]] == [True, True] and shot["checks"] == again["checks"]
+        assert open(shot["path"], "rb").read() == open(again["path"], "rb").read()  # the page as it is after the click
+
+        failed = await c.call_tool("click", {"session": sid, "selector": "#does-not-exist", "then": {"name": "never"}})
+        assert failed.is_error and not (tmp_path / sid / "never.png").exists()
+
+        typed = (await c.call_tool("type", {"session": sid, "selector": "#title", "text": "x",
+                                            "then": {"name": "../outside"}})).structured_content
+        assert typed["shot"] is None and "must be letters" in typed["shot_error"]
+        value = (await c.call_tool("check", {"session": sid, "checks": [{"kind": "value", "selector": "#title",
+                                                                           "equals": "x"}]})).structured_content
+        assert value["result"][0]["ok"], value  # the typing was done all the same
+        pressed = (await c.call_tool("press", {"session": sid, "key": "End", "then": {}})).structured_content
+        assert pressed["shot"]["path"].startswith(str(tmp_path))
+
+
 async def test_outside_requests_are_blocked_and_reported(tmp_path):
     page = tmp_path / "index.html"
     page.write_text(HOSTILE)

@@ -62,6 +62,10 @@ async def test_same_artifact_judged_twice_is_identical(task, tmp_path):
     # shows: no check call of its own (a replay without screenshots, as the typed-text probe's, still checks)
     replay = called[:called.index("close")]
     assert "screenshot" in replay and "check" not in replay
+    # and a click, a typing or a key press brings its screenshot in the same call (the tools' `then`):
+    # the screenshot tool is called on opening and after a scroll only
+    kinds = [a["type"] for a in task.record.model_dump()["action_sequence"]]
+    assert replay.count("screenshot") == 1 + kinds.count("Scroll") < len(kinds), (replay, kinds)
     assert all(a["assertion"]["method"] == "structured" for a in a.judge["actions"] if a.get("assertion"))
 
 
