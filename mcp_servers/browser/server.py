@@ -31,7 +31,7 @@ class Shot(BaseModel):
     checks: list[dict] | None = None
 
 
-class ShotAfter(BaseModel):
+class ShotRequest(BaseModel):
     """A screenshot to take once an action is done, as the screenshot tool takes it."""
     name: str | None = None
     wait_ms: int = 0
@@ -81,7 +81,7 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
     def hub_of(ctx: Context) -> BrowserHub:
         return ctx.request_context.lifespan_context
 
-    async def outcome(ctx: Context, sid: str, detail: dict, then: ShotAfter | None = None) -> Outcome:
+    async def outcome(ctx: Context, sid: str, detail: dict, then: ShotRequest | None = None) -> Outcome:
         """The action's outcome; with `then`, the screenshot after it too, taken in the same call (an
         MCP round trip fewer per judged action: a few ms on an idle machine, a few tens on a loaded one)."""
         s = hub_of(ctx).get(sid)
@@ -173,7 +173,7 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
     @errors
     async def click(session: str, ctx: Context, ref: int | None = None, selector: str | None = None,
                     text: str | None = None, role: str | None = None, x: float | None = None,
-                    y: float | None = None, named: list[str] | None = None, then: ShotAfter | None = None) -> Outcome:
+                    y: float | None = None, named: list[str] | None = None, then: ShotRequest | None = None) -> Outcome:
         """Click by element ref (from elements), CSS selector, ARIA role (+ name in text), visible text, or x/y.
         With `named`, the element there must carry one of those names (label, text, value, placeholder,
         title or alt), or nothing is clicked and the call fails. With `then`, a screenshot once the click is
@@ -193,7 +193,7 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
     @errors
     async def type_(session: str, text: str, ctx: Context, ref: int | None = None, selector: str | None = None,
                     label: str | None = None, role: str | None = None, clear: bool = False,
-                    named: list[str] | None = None, then: ShotAfter | None = None) -> Outcome:
+                    named: list[str] | None = None, then: ShotRequest | None = None) -> Outcome:
         """Focus an element (ref, selector, ARIA role + name in label, or visible label) and type text key by key.
         With `named` and `then`, as for click."""
         return await outcome(ctx, session, await actions.type_text(hub_of(ctx).get(session), text, ref, selector, label,
@@ -202,7 +202,7 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
     @mcp.tool(annotations=ACTS)
     @errors
     async def select(session: str, label: str, ctx: Context, ref: int | None = None,
-                     selector: str | None = None, named: list[str] | None = None, then: ShotAfter | None = None) -> Outcome:
+                     selector: str | None = None, named: list[str] | None = None, then: ShotRequest | None = None) -> Outcome:
         """Choose the option shown as `label` in a native dropdown (<select>), by ref or CSS selector.
         With `named` and `then`, as for click."""
         return await outcome(ctx, session, await actions.select_option(hub_of(ctx).get(session), label, ref, selector,
@@ -210,14 +210,14 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
 
     @mcp.tool(annotations=ACTS)
     @errors
-    async def press(session: str, key: str, ctx: Context, then: ShotAfter | None = None) -> Outcome:
+    async def press(session: str, key: str, ctx: Context, then: ShotRequest | None = None) -> Outcome:
         """Press a key such as Enter, Escape, Tab, ArrowLeft or Control+A. With `then`, as for click."""
         return await outcome(ctx, session, await actions.press(hub_of(ctx).get(session), key), then)
 
     @mcp.tool(annotations=ACTS)
     @errors
     async def scroll(session: str, ctx: Context, direction: Literal["up", "down", "left", "right"] = "down",
-                     amount: float | None = None, then: ShotAfter | None = None) -> Outcome:
+                     amount: float | None = None, then: ShotRequest | None = None) -> Outcome:
         """Scroll by `amount` pixels (default half the viewport); reports scroll position before and after.
         With `then`, as for click."""
         return await outcome(ctx, session, await actions.scroll(hub_of(ctx).get(session), direction, amount), then)
