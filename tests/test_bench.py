@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 pytestmark = pytest.mark.slow
-RATIOS = ("replay_vs_floor", "replay_vs_playwright", "replay_vs_floor_hints_off", "scoring_vs_full_ocr",
+RATIOS = ("replay_vs_floor", "replay_vs_pixel_floor", "pixel_floor_vs_floor", "replay_vs_playwright", "replay_vs_floor_hints_off", "scoring_vs_full_ocr",
           "suite_vs_floor", "replay_vs_fixed_sleeps", "task_vs_max_parts", "mcp_vs_direct", "cached_vs_first",
           "rss_mb_per_context")
 
@@ -30,6 +30,10 @@ def test_bench_reports_every_figure(tmp_path):
     assert set(figures["metric_ms"]) == {"ocr", "feature", "structural"}
     assert all(good(v) for v in figures["metric_ms"].values())
     assert figures["actions"]["passed"] == figures["actions"]["total"] > 0  # the reference replays fully
+    # the floor captures once per action and once on opening each page; the pixel floor also once more after
+    # each action whose checks name texts in view (the bench's first task has some)
+    assert figures["captures"]["floor"] == figures["actions"]["total"] + len(figures["tasks"])
+    assert figures["captures"]["pixel_floor"] > figures["captures"]["floor"]
     assert 0 <= figures["max_metric_drift"] <= 0.02
     pairs = figures["scoring_pairs"]  # --checkpoints 2: two per candidate page (three mutants)
     assert set(pairs) == {"oracle", "mutant", "equivalent"} and pairs["oracle"] == pairs["equivalent"] == 2

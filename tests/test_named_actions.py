@@ -40,3 +40,30 @@ async def test_named_actions_act_only_on_what_carries_the_name(tmp_path):
         assert await s.page.input_value("#month") == "Feb"
         await actions.click(s, selector="#del")  # without names, as before
         assert await count() == "2x"
+
+
+FAR = """<!doctype html><body style="margin:0">
+<div style="height:1500px"></div><button id="far" onclick="n.textContent+='f'">Send invoice</button>
+<div id="box" style="position:absolute;left:0;top:0;width:200px;height:60px;overflow:auto">
+  <div style="height:300px"></div><button id="inner" onclick="n.textContent+='i'">Archive</button></div>
+<p id="n" style="position:absolute;left:300px;top:10px">0</p></body>"""
+
+
+async def test_a_named_action_scrolls_nothing_until_the_name_fits(tmp_path):
+    """The name is read and the click point found in one evaluation only where nothing needs scrolling;
+    an element below the fold or clipped by a scrolling box is scrolled to only once its name fits."""
+    (tmp_path / "p.html").write_text(FAR, encoding="utf-8")
+    async with BrowserHub() as hub:
+        s = await hub.open(str(tmp_path / "p.html"), 400, 300)
+        scrolled = lambda: s.page.evaluate("() => [scrollY, document.getElementById('box').scrollTop]")  # noqa: E731
+        for selector in ("#far", "#inner"):
+            with pytest.raises(ActionFailed, match="named like"):
+                await actions.click(s, selector=selector, named=["Delete everything"])
+            with pytest.raises(ActionFailed, match="named like"):
+                await actions.type_text(s, "x", selector=selector, named=["Delete everything"])
+        assert await scrolled() == [0, 0], "a refused action scrolled the page"
+        await actions.click(s, selector="#inner", named=["Archive"])
+        await actions.click(s, selector="#far", named=["Send invoice"])
+        assert await s.page.text_content("#n") == "0if"
+        y, top = await scrolled()
+        assert y > 0 and top > 0

@@ -8,6 +8,10 @@ drifts between minutes by more than the differences measured:
 - replay_vs_floor: the judge's replay per action (grounding, acting, settling, screenshot,
   assertion; no scoring) / the floor: the recorded selector clicked at the point the judge's one
   check gives, then one CDP capture, nothing else (bench_parts.direct_replay);
+- replay_vs_pixel_floor: the same judge replay / the pixel floor: the floor plus what the pixel rule
+  needs from Chromium (after an action whose checks name texts in view: their ink taken away, their
+  region captured again); pixel_floor_vs_floor: that rule's own cost, the part of replay_vs_floor no
+  judge that decides from pixels can save;
 - replay_vs_playwright: the same judge replay / the floor through Playwright's defaults (a retried
   page.click, a PNG page.screenshot), the second reference;
 - replay_vs_floor_hints_off: the judge's replay with hints off (the words alone) / the floor;
@@ -148,11 +152,13 @@ async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, roun
             ways = {"judge": lambda t: parts.judge_replay(tools, t, config),
                     "hintless": lambda t: parts.judge_replay(tools_off, t, off),
                     "floor": lambda t: parts.direct_replay(hub, t),
+                    "pixel_floor": lambda t: parts.direct_replay(hub, t, pixels=True),
                     "playwright": lambda t: parts.direct_replay(hub, t, fastest=False)}
             for way in ways.values():
                 await way(tasks[0])
             runs = await _side_by_side(ways, tasks, repeats)
-            replays, hintless, floors, playwright = (runs[k] for k in ("judge", "hintless", "floor", "playwright"))
+            replays, hintless, floors, pixel_floors, playwright = (
+                runs[k] for k in ("judge", "hintless", "floor", "pixel_floor", "playwright"))
             # The reference's fixed sleeps, once per task: its sleeps dwarf the machine's drift.
             fixed = [await parts.direct_replay(hub, t, parts.REFERENCE_SLEEPS, fastest=False) for t in tasks]
             for t, r in zip(tasks, replays):
@@ -229,6 +235,8 @@ async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, roun
     first = totals[levels[0]]
     return {
         "replay_vs_floor": _ratio(replay_action, floor_action),
+        "replay_vs_pixel_floor": _ratio(replay_action, per_action(pixel_floors)),
+        "pixel_floor_vs_floor": _ratio(per_action(pixel_floors), floor_action),
         "replay_vs_playwright": _ratio(replay_action, per_action(playwright)),
         "replay_vs_floor_hints_off": _ratio(per_action(hintless), floor_action),
         "grounding_shares": parts.strategy_shares(hintless),
@@ -244,6 +252,7 @@ async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, roun
         "tasks": [t.id for t in tasks],
         "seconds": {
             "replay_per_action": round(replay_action, 4), "floor_per_action": round(floor_action, 4),
+            "pixel_floor_per_action": round(per_action(pixel_floors), 4),
             "playwright_per_action": round(per_action(playwright), 4),
             "hints_off_per_action": round(per_action(hintless), 4),
             "suite_total": round(suite_s, 3), "suite_tasks": suite_n, "store_warmup": round(warm_s, 3), "floor_per_task": round(floor_per_task, 4),
@@ -254,6 +263,7 @@ async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, roun
             "direct_round": round(mcp["direct_s"], 4), "first": round(once[0], 3), "cached": round(once[1], 4),
             "by_concurrency": {str(k): round(v, 3) for k, v in totals.items()},
             "bench": round(time.monotonic() - started, 1)},
+        "captures": {"floor": sum(r["captures"] for r in floors), "pixel_floor": sum(r["captures"] for r in pixel_floors)},
         "actions": {"replayed": sum(len(r["actions"]) for r in replays),
                     "passed": sum(r["passed"] for r in replays), "total": sum(r["total"] for r in replays)},
         "checkpoints": len(pairs),

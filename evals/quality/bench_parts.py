@@ -1,9 +1,11 @@
 """The measurements `iwr bench` puts side by side, each a plain function over real parts.
 
 The floor replays the recorded target selectors with the primitives the judge itself uses (one
-checked click point, a CDP capture) and nothing else: no grounding, settling or assertion. The same
-replay through Playwright's default calls (a retried `page.click`, a PNG `page.screenshot`) is the
-second reference, and with the reference implementation's sleeps, the third.
+checked click point, a CDP capture) and nothing else: no grounding, settling or assertion. The pixel
+floor adds what the pixel rule (ink.py) needs from Chromium and nothing else: after an action whose
+checks name texts in view, their ink taken away and their region captured again. The same replay
+through Playwright's default calls (a retried `page.click`, a PNG `page.screenshot`) is the second
+reference, and with the reference implementation's sleeps, the third.
 """
 from __future__ import annotations
 
@@ -14,9 +16,10 @@ from pathlib import Path
 from iwr.agents.toolbox import Toolbox
 from iwr.graphs.act_offline import scroll_amount
 from iwr.graphs.judge import JudgeConfig, judge
-from iwr.mcp_servers.browser import actions
+from iwr.mcp_servers.browser import actions, ink, inspector, veil, world
 from iwr.mcp_servers.browser.capture import _capture as cdp_capture
 from iwr.mcp_servers.browser.hub import BrowserHub
+from iwr.mcp_servers.browser.page_scripts import RUN_CHECKS
 from iwr.mcp_servers.browser.procs import descendants
 from iwr.mcp_servers.metrics.compare import MetricModels, compare
 from iwr.tasks.loader import Task
@@ -62,35 +65,59 @@ async def _direct_action(page, action: dict, height: int, session=None) -> None:
         await page.mouse.wheel(0, amount)
 
 
-async def direct_replay(hub: BrowserHub, task: Task, sleeps: dict | None = None, fastest: bool = True) -> dict:
+async def _shot_and_ink(s, checks: list[dict]) -> int:
+    """A capture, and the pixel rule's own work after it: the checked texts in view listed while the
+    capture runs (as the judge does), then their ink taken away, their region captured, the sheet lifted; how many captures that took."""
+    listed = asyncio.ensure_future(world.call(s, RUN_CHECKS, checks))
+    await cdp_capture(s)
+    *results, where = await listed
+    items = [c for r in results for c in (r.get("ink") or [])]
+    if not items:
+        return 1
+    box, _, sheets = ink.veils(items)
+    try:
+        for sheet in sheets:
+            await inspector.lay(s, sheet)
+            await veil.capture(s, box, tuple(where["scroll"]))
+    finally:
+        await inspector.lift(s)
+    return 1 + len(sheets)
+
+
+async def direct_replay(hub: BrowserHub, task: Task, sleeps: dict | None = None, fastest: bool = True,
+                        pixels: bool = False) -> dict:
     """Replay a task's actions directly, one screenshot after each: with the judge's primitives when
-    `fastest`, else Playwright's defaults; with `sleeps`, sleeping as the reference does. Returns the
-    per-action seconds and the whole replay's seconds."""
+    `fastest`, else Playwright's defaults; with `sleeps`, sleeping as the reference does; with `pixels`,
+    doing what the pixel rule needs too (the pixel floor). Returns the per-action seconds and the whole
+    replay's seconds, and how many captures it took."""
     width, height = size_of(record_of(task))
     t0 = time.monotonic()
     s = await hub.open(str(entry_of(task)), width, height)
 
-    async def shoot() -> None:
-        if fastest:
-            await cdp_capture(s)
-        else:
+    async def shoot(checks: list[dict] | None = None) -> int:
+        if not fastest:
             await s.page.screenshot(animations="disabled", caret="hide")
+        elif pixels and any(c["kind"] in ("text_visible", "text_absent") for c in checks or []):
+            return await _shot_and_ink(s, checks)
+        else:
+            await cdp_capture(s)
+        return 1
 
     try:
         if sleeps:
             await asyncio.sleep(sleeps["load"])
-        await shoot()
+        captures = await shoot()
         per_action = []
         for action in record_of(task)["action_sequence"]:
             a0 = time.monotonic()
             await _direct_action(s.page, action, height, s if fastest else None)
             if sleeps:
                 await asyncio.sleep(sleeps.get(action["type"], sleeps["action"]))
-            await shoot()
+            captures += await shoot((action.get("iwr") or {}).get("checks"))
             per_action.append(time.monotonic() - a0)
     finally:
         await hub.close(s.id)
-    return {"actions": per_action, "seconds": time.monotonic() - t0}
+    return {"actions": per_action, "seconds": time.monotonic() - t0, "captures": captures}
 
 
 async def judge_replay(tools: Toolbox, task: Task, config: JudgeConfig, entry: Path | None = None) -> dict:

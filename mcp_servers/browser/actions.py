@@ -15,8 +15,8 @@ from iwr.mcp_servers.browser.canvas_feeds import fed_event
 from iwr.mcp_servers.browser.hub import BrowserFault, Session, SessionError
 from iwr.mcp_servers.browser.keystrokes import type_burst
 from iwr.mcp_servers.browser.page_observe import OBSERVE, RASTERS
-from iwr.mcp_servers.browser.page_scripts import CLEAR_TARGET, KEEP_REFS, OPTION_LABELS, PAGE_STATE, POINT_OF, RUN_CHECKS, \
-    SET_OPTION
+from iwr.mcp_servers.browser.page_scripts import CLEAR_TARGET, KEEP_REFS, NAMED_POINT, OPTION_LABELS, PAGE_STATE, POINT_OF, \
+    RUN_CHECKS, SET_OPTION
 from iwr.mcp_servers.browser.targets import LABEL_OF
 from iwr.mcp_servers.browser.capture import settled_shot
 from iwr.mcp_servers.browser.settle import settle_page
@@ -137,13 +137,28 @@ async def carries(s: Session, target: dict, named: list[str] | None) -> None:
         raise ActionFailed(f"no visible element named like {named} there (found {str(label)[:60]!r})")
 
 
+async def _named_point(s: Session, target: dict, named: list[str], what: str) -> dict:
+    """`carries` and then `_click_point`, in one evaluation where the element needs no scrolling first
+    (so a name that does not fit still scrolls nothing), else one after the other."""
+    got = await _in_world(s, NAMED_POINT, target, 10, what)
+    if got["label"] is None or not names_agree(named, got["label"]):
+        raise ActionFailed(f"no visible element named like {named} there (found {str(got['label'])[:60]!r})")
+    if got.get("scroll"):
+        return await _click_point(s, target, what)
+    if "error" in got["at"]:
+        raise ActionFailed(f"{what}: {got['at']['error']}")
+    return got["at"]
+
+
 async def click(s: Session, ref: int | None = None, selector: str | None = None, text: str | None = None,
                 x: float | None = None, y: float | None = None, timeout_s: float = 30, role: str | None = None,
                 named: list[str] | None = None) -> dict:
     """Click an element (by ref, selector, role and name, or text) or a point; returns what was clicked.
     With `named`, only an element that carries one of those names (carries)."""
-    where = _target(s, ref, selector) or ({"x": x, "y": y} if x is not None and y is not None else None)
-    if where is not None and not (text or role):
+    target = _target(s, ref, selector)
+    where = target or ({"x": x, "y": y} if x is not None and y is not None else None)
+    together = bool(named) and target is not None and not (text or role)
+    if where is not None and not (text or role) and not together:
         await carries(s, where, named)
     el = await _locate(s, ref, selector, text, role)
     if el is None:
@@ -151,7 +166,7 @@ async def click(s: Session, ref: int | None = None, selector: str | None = None,
             raise SessionError("click needs a ref, a selector, a text, or both x and y")
         await _bounded(s.page.mouse.click(x, y), timeout_s, "click")
         return {"clicked": "point", "x": x, "y": y}
-    at = await _click_point(s, el, "click")
+    at = await (_named_point(s, el, named, "click") if together else _click_point(s, el, "click"))
     await _bounded(s.page.mouse.click(at["x"], at["y"]), timeout_s, "click")
     return {"clicked": "element", "bbox": at["bbox"]}
 
@@ -190,12 +205,11 @@ async def type_text(s: Session, text: str, ref: int | None = None, selector: str
                     role: str | None = None, named: list[str] | None = None) -> dict:
     """Focus an element (by ref, selector, role and name in `label`, or visible label), then type key by key.
     With `named`, only into an element (a ref or selector) that carries one of those names (carries)."""
-    target = _target(s, ref, selector)
-    if target is not None:
-        await carries(s, target, named)
+    named = named if _target(s, ref, selector) is not None else None  # only a ref or selector is checked
     el = await _locate(s, ref, selector, label, role)
     if el is not None:
-        at = await _click_point(s, el, "focus before typing")
+        what = "focus before typing"
+        at = await (_named_point(s, el, named, what) if named else _click_point(s, el, what))
         await _bounded(s.page.mouse.click(at["x"], at["y"]), timeout_s, "focus before typing")
         if clear and isinstance(el, dict):  # select what the field holds, then delete it as a person does
             if await _in_world(s, CLEAR_TARGET, el, 10, "clear"):

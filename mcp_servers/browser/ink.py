@@ -129,6 +129,13 @@ def _sheet(items: list[dict]) -> str:
         (",\n".join(clipped) + " { " + UNCLIP + " }" if clipped else "")
 
 
+def veils(items: list[dict]) -> tuple[tuple[int, int, int, int], list[list[int]], list[str]]:
+    """What taking the candidates' ink away takes: the viewport box their words lie in, the groups of
+    them that lose their ink in one capture, and each group's style sheet."""
+    groups = _layers(items)
+    return _union(items), groups, [_sheet([items[i] for i in g]) for g in groups]
+
+
 async def seen(session, items: list[dict], scroll: tuple[float, float], live: list, activity=None,
                held: bool = False) -> list[bool | None] | None:
     """For each candidate {"p": selector, "ink": [[x, y, w, h], ...]}: True when taking its ink away
@@ -143,7 +150,7 @@ async def seen(session, items: list[dict], scroll: tuple[float, float], live: li
     region where something may move needs the page released for a third capture)."""
     if not items:
         return []
-    box = _union(items)
+    box, groups, sheets = veils(items)
     key = (box, scroll, tuple((it["p"], tuple(map(tuple, it["ink"]))) for it in items))
     still, memo = not _overlaps(box, live), session.ink_memo
     if held and not still:
@@ -151,9 +158,8 @@ async def seen(session, items: list[dict], scroll: tuple[float, float], live: li
     if still and memo is not None and memo[0][0] == key and \
             memo[0][1] == (activity if activity is not None else await world.call(session, ACTIVITY)):
         return memo[1]
-    groups = _layers(items)
-    first, bare, again, before = await with_and_without(session, [_sheet([items[i] for i in g]) for g in groups],
-                                                        box, scroll, again=not still, held=activity if held else None)
+    first, bare, again, before = await with_and_without(session, sheets, box, scroll, again=not still,
+                                                        held=activity if held else None)
     k = first.shape[1] / box[2]  # device pixels per CSS pixel
     moved = changed(first, again) if again is not None else None
     out: list[bool | None] = [None] * len(items)

@@ -7,7 +7,7 @@ changes the DOM except CLEAR_TARGET and SET_OPTION, which do what a person's key
 
 from iwr.mcp_servers.browser.ink import INK_FNS
 from iwr.mcp_servers.browser.page_observe import SEEING_FNS, TEXT_ANCHORS
-from iwr.mcp_servers.browser.targets import TARGET_OF
+from iwr.mcp_servers.browser.targets import LABEL_FN, TARGET_OF
 
 # How the browser names an element, for the judge's element list and the recorder's target hints
 # alike: a role (explicit or implied by the tag) and an accessible-style name.
@@ -216,6 +216,22 @@ KEEP_REFS = """
 POINT_OF = """(t) => {""" + TARGET_OF + """
   const el = targetOf(t);
   return el ? (""" + CLICK_POINT + """)(el) : missing(t, el);
+}"""
+
+# The name of the element a target designates and, when clicking it needs no scrolling first (its box
+# lies inside the viewport and inside every ancestor that clips), where the click lands: the name check
+# and the click point in one evaluation, with nothing scrolled before the name is known to fit.
+NAMED_POINT = """(t) => {""" + TARGET_OF + LABEL_FN + """
+  const el = targetOf(t);
+  if (!el) return {label: null};
+  const r = el.getBoundingClientRect(), inside = (b) => r.left >= b.left && r.top >= b.top && r.right <= b.right && r.bottom <= b.bottom;
+  let still = el.getRootNode() === document && inside({left: 0, top: 0, right: document.documentElement.clientWidth || innerWidth,
+                                                       bottom: document.documentElement.clientHeight || innerHeight});
+  for (let a = el.parentElement; still && a && a !== document.documentElement; a = a.parentElement) {
+    const cs = getComputedStyle(a);
+    if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible') still = inside(a.getBoundingClientRect());
+  }
+  return still ? {label: labelOf(el), at: (""" + CLICK_POINT + """)(el)} : {label: labelOf(el), scroll: true};
 }"""
 
 # Selects what a field holds, so the Backspace that follows deletes it as a person's would.

@@ -20,13 +20,20 @@ TARGET_OF = """
                                                   : 'no visible element matches ' + JSON.stringify(t.selector)};
 """
 
+# The words that name an element: its own or its control's (a link, button, field, label, ...) label,
+# text, value, placeholder, title and alt.
+LABEL_FN = """
+  const labelOf = (el) => {
+    const c = el.closest('a,button,input,select,textarea,label,summary,[role],[onclick],[tabindex]') || el;
+    const labels = c.labels ? Array.from(c.labels).map((l) => l.innerText).join(' ') : '';
+    return [c.getAttribute('aria-label') || '', c.innerText || '', c.value || '', c.getAttribute('placeholder') || '',
+            c.getAttribute('title') || '', c.getAttribute('alt') || '', labels].join(' ');
+  };
+"""
+
 # The words that name the element a target designates (a ref, a selector, or the point x, y), read
 # without changing the page: what the browser checks against the quoted names an action was sent with.
-LABEL_OF = """(t) => {""" + TARGET_OF + """
+LABEL_OF = """(t) => {""" + TARGET_OF + LABEL_FN + """
   const el = typeof t.x === 'number' ? document.elementFromPoint(t.x, t.y) : targetOf(t);
-  if (!el) return null;
-  const c = el.closest('a,button,input,select,textarea,label,summary,[role],[onclick],[tabindex]') || el;
-  const labels = c.labels ? Array.from(c.labels).map((l) => l.innerText).join(' ') : '';
-  return [c.getAttribute('aria-label') || '', c.innerText || '', c.value || '', c.getAttribute('placeholder') || '',
-          c.getAttribute('title') || '', c.getAttribute('alt') || '', labels].join(' ');
+  return el ? labelOf(el) : null;
 }"""
