@@ -62,7 +62,7 @@ async def settled_shot(session, wait_ms: int = 0, max_s: float = MAX_S, held=Non
             await settle_page(session, 0, max(0.0, deadline - time.monotonic()))
             return await page.screenshot(animations="disabled", caret="hide"), None
         hide = caret_may_show(before)  # no caret to hide, no style sheet to lay and lift (two restyles)
-        seen = None
+        seen, requests = None, session.inflight.events
         try:
             if hide:
                 await _caret(session, CARET)
@@ -75,9 +75,11 @@ async def settled_shot(session, wait_ms: int = 0, max_s: float = MAX_S, held=Non
                 _, after = await asyncio.gather(lift(session), probe(session, RESTORE, deadline - time.monotonic()))
             else:
                 after = await probe(session, RESTORE, deadline - time.monotonic())
-        if quiet(before, after, session.inflight):
+        if quiet(before, after, session.inflight) and session.inflight.events == requests:
             session.last_shot = (after, png)  # the page as it is until its DOM changes (veil.py reuses it)
             return png, seen
+        # neither this shot nor verdicts `held` made on it hold for a page that was still changing
+        session.last_shot, session.ink_memo = None, None
         if time.monotonic() >= deadline:
             return png, None
         await asyncio.sleep(QUIET_S)

@@ -17,7 +17,7 @@ from playwright.async_api import Browser, BrowserContext, Page, Playwright, Rout
 
 from iwr.mcp_servers.browser.launch import ALWAYS_ALLOWED_SCHEMES, CHROMIUM_ARGS, chromium_path, is_loopback_url, kill_renderers
 from iwr.mcp_servers.browser.disguise import clock_offset_ms, disguise_script
-from iwr.mcp_servers.browser.settle import watch_activity
+from iwr.mcp_servers.browser.settle import Traffic, watch_activity
 from iwr.mcp_servers.browser.static_site import StaticSite
 from iwr.tasks import defaults
 
@@ -79,7 +79,7 @@ class Session:
     dialogs: list[str] = field(default_factory=list)
     elements: bool | None = None  # whether an element list was made (its refs live in the judge world)
     shot_count: int = 0
-    inflight: set = field(default_factory=set)  # open requests, for settling (see settle.py)
+    inflight: Traffic = field(default_factory=Traffic)  # requests, for settling (see settle.py)
     cdp: object | None = None  # CDP session of the page, for fast screenshots (see capture.py)
     dpr: float = 1.0  # the context's device scale factor (see capture.py)
     origin: str | None = None  # the one origin the page may load from and stay on

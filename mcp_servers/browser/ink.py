@@ -155,7 +155,10 @@ async def seen(session, items: list[dict], scroll: tuple[float, float], live: li
     still, memo = not _overlaps(box, live), session.ink_memo
     if held and not still:
         return None
-    if still and memo is not None and memo[0][0] == key and \
+    # A picture a style rule names changes pixels when it arrives, with no change to the DOM: verdicts
+    # hold only while no request started or ended since, and none made with one open is kept.
+    traffic, requests = session.inflight, session.inflight.events
+    if still and memo is not None and memo[0][0] == (key, requests) and \
             memo[0][1] == (activity if activity is not None else await world.call(session, ACTIVITY)):
         return memo[1]
     first, bare, again, before = await with_and_without(session, sheets, box, scroll, again=not still,
@@ -168,7 +171,7 @@ async def seen(session, items: list[dict], scroll: tuple[float, float], live: li
         for i in g:
             ink = items[i]["ink"]
             out[i] = None if moved is not None and _verdict(moved, ink, box, k) else _verdict(gone, ink, box, k)
-    session.ink_memo = ((key, before), out)
+    session.ink_memo = None if traffic or traffic.events != requests else (((key, requests), before), out)
     return out
 
 

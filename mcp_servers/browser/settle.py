@@ -78,11 +78,35 @@ STREAMING = {"media", "eventsource", "websocket", "ping", "manifest"}
 MAX_S = 2.0  # a page that never stops changing (a ticking clock) is shot as it is after this long
 
 
-async def watch_activity(context: BrowserContext, inflight: set) -> None:
-    """Keep `inflight` as the open requests of every page of the context."""
-    context.on("request", lambda r: r.resource_type not in STREAMING and inflight.add(r))
-    context.on("requestfinished", lambda r: inflight.discard(r))
-    context.on("requestfailed", lambda r: inflight.discard(r))
+class Traffic:
+    """The requests of every page of a context that settling waits for: those open now, and how many
+    started or ended so far. A request that starts and ends while a capture is taken (a picture a
+    style rule names, fetched as the frame computes its styles) leaves none open by the time the
+    capture is checked, but the count has moved: the shot may show the page before it arrived."""
+
+    def __init__(self) -> None:
+        self.open: set = set()
+        self.events = 0
+
+    def started(self, request) -> None:
+        if request.resource_type not in STREAMING:
+            self.open.add(request)
+            self.events += 1
+
+    def ended(self, request) -> None:
+        if request in self.open:
+            self.open.discard(request)
+            self.events += 1
+
+    def __bool__(self) -> bool:
+        return bool(self.open)
+
+
+async def watch_activity(context: BrowserContext, traffic: Traffic) -> None:
+    """Keep `traffic` as the requests of every page of the context."""
+    context.on("request", traffic.started)
+    context.on("requestfinished", traffic.ended)
+    context.on("requestfailed", traffic.ended)
 
 
 def caret_may_show(activity) -> bool:
