@@ -1,10 +1,10 @@
 """MCP client side: one session per server for the whole run of a task, and typed tool calls."""
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sys
-from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -51,35 +51,68 @@ class Toolbox:
     timeout_s: float = 120.0
     calls: int = 0
     _clients: dict[str, Client] = field(default_factory=dict)
-    _stack: AsyncExitStack | None = None
+    _keepers: list[asyncio.Task] = field(default_factory=list)
+    _stop: asyncio.Event | None = None
+    _starting: list[asyncio.Future] = field(default_factory=list)
 
+    # The servers start side by side: each client lives in a task of its own (a client's task group
+    # must be left by the task that entered it), so a run waits for the slowest server to be ready,
+    # not for the sum of them (half a second and more per command that judges).
     async def __aenter__(self) -> "Toolbox":
-        self._stack = AsyncExitStack()
-        await self._stack.__aenter__()
+        self._stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        started = {name: loop.create_future() for name in self.servers}
+        self._keepers = [asyncio.create_task(self._keep(target, started[name]), name=f"mcp-{name}")
+                         for name, target in self.servers.items()]
+        self._starting = list(started.values())
         try:
-            for name, target in self.servers.items():
-                if isinstance(target, StdioServerParameters) and self.errlog is not None:
-                    from mcp.client.stdio import stdio_client
-
-                    target = stdio_client(target, errlog=self.errlog)
-                client = Client(target, read_timeout_seconds=self.timeout_s)
-                self._clients[name] = await self._stack.enter_async_context(client)
-        except BaseException:
-            await self._stack.__aexit__(*sys.exc_info())
+            ready = await asyncio.gather(*started.values(), return_exceptions=True)
+        except BaseException:  # cancelled while the servers started
+            await self._close()
             raise
+        failed = next((r for r in ready if isinstance(r, BaseException)), None)
+        if failed is not None:
+            await self._close()
+            raise failed
+        self._clients.update(zip(started, ready))
         return self
 
-    async def __aexit__(self, *exc) -> None:
+    async def _keep(self, target: Any, started: asyncio.Future) -> None:
+        """Hold the client of one server open until the toolbox closes."""
         try:
-            if self._stack is not None:
-                await self._stack.__aexit__(*exc)
-        except BaseExceptionGroup as group:
-            # The MCP clients' task groups wrap what the block raised (ModelUnavailable, say) in an
-            # ExceptionGroup that no caller's except clause matches: let the original go on instead.
-            if exc[1] is None or group.split(lambda e: e is exc[1])[1] is not None:
+            if isinstance(target, StdioServerParameters) and self.errlog is not None:
+                from mcp.client.stdio import stdio_client
+
+                target = stdio_client(target, errlog=self.errlog)
+            async with Client(target, read_timeout_seconds=self.timeout_s) as client:
+                if started.done():  # its opener gave up meanwhile
+                    return
+                started.set_result(client)
+                await self._stop.wait()
+        except BaseException as e:  # noqa: BLE001 - one that never started is its opener's to raise
+            if started.done():
                 raise
-        finally:
-            self._clients.clear()
+            if isinstance(e, asyncio.CancelledError):
+                started.cancel()
+            else:
+                started.set_exception(e)
+
+    async def _close(self) -> list[BaseException]:
+        """Close every client at once; what their tasks raised while open or closing."""
+        if self._stop is not None:
+            self._stop.set()
+        for keeper, started in zip(self._keepers, self._starting):
+            if not started.done() or started.cancelled():  # still starting: it would wait for its server's answer
+                keeper.cancel()
+        ended = await asyncio.gather(*self._keepers, return_exceptions=True) if self._keepers else []
+        self._keepers, self._starting, self._clients = [], [], {}
+        return [e for e in ended if isinstance(e, BaseException) and not isinstance(e, asyncio.CancelledError)]
+
+    async def __aexit__(self, *exc) -> None:
+        # What the block raised goes on as it is; a client that failed on its own is raised when nothing else was.
+        errors = await self._close()
+        if exc[1] is None and errors:
+            raise errors[0]
 
     def has(self, server: str) -> bool:
         return server in self._clients

@@ -1,4 +1,6 @@
 """Every server over stdio with a real client, and streamable HTTP on 127.0.0.1."""
+import asyncio
+import os
 import socket
 import subprocess
 import sys
@@ -7,6 +9,8 @@ import time
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+
+from iwr.agents.toolbox import Toolbox, stdio_server
 
 pytestmark = pytest.mark.slow
 
@@ -61,3 +65,52 @@ async def test_streamable_http_on_loopback(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def _servers_of(tag: str) -> list[str]:
+    """The pids of server processes started with `tag` among their arguments."""
+    out = []
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        try:
+            if tag.encode() in open(f"/proc/{pid}/cmdline", "rb").read():
+                out.append(pid)
+        except OSError:
+            pass
+    return out
+
+
+async def _gone(tag: str, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while _servers_of(tag) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    return not _servers_of(tag)
+
+
+async def test_servers_start_together_and_one_that_fails_takes_the_others_down(tmp_path):
+    """The toolbox starts its servers side by side; one that cannot start is raised, and the ones that
+    did start are closed (no process left), also when the opener is cancelled while they start."""
+    tag = str(tmp_path / "shots")
+    servers = {"browser": stdio_server("browser", "--shots", tag),
+               "broken": StdioServerParameters(command=sys.executable, args=["-c", "import sys; sys.exit(3)"])}
+    with pytest.raises(BaseException) as raised:
+        async with Toolbox(servers, timeout_s=20):
+            pytest.fail("a toolbox with a server that exits at once opened")
+    assert not isinstance(raised.value, pytest.fail.Exception)
+    assert await _gone(tag), "the browser server outlived the toolbox that failed to open"
+
+    # The second server starts while the first has not answered yet (it never will): side by side.
+    mute = StdioServerParameters(command=sys.executable, args=["-c", "import time; time.sleep(60)", tag])
+    opening = asyncio.ensure_future(Toolbox({"mute": mute, "browser": stdio_server("browser", "--shots", tag)}).__aenter__())
+    deadline = time.monotonic() + 20
+    while len(_servers_of(tag)) < 2 and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    assert len(_servers_of(tag)) == 2, "the browser server waited for the one before it"
+    opening.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await opening
+    assert await _gone(tag), "a server started for a cancelled opener was left running"
+
+    async with Toolbox({"browser": stdio_server("browser", "--shots", tag), "metrics": stdio_server("metrics")}) as tools:
+        assert tools.has("browser") and tools.has("metrics")
+        assert (await tools.call("browser", "open", target="about:blank"))["session"]
+    assert await _gone(tag)
