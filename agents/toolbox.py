@@ -51,9 +51,8 @@ class Toolbox:
     timeout_s: float = 120.0
     calls: int = 0
     _clients: dict[str, Client] = field(default_factory=dict)
-    _keepers: list[asyncio.Task] = field(default_factory=list)
+    _keepers: list[tuple[asyncio.Task, asyncio.Future]] = field(default_factory=list)  # (task, its client once started)
     _stop: asyncio.Event | None = None
-    _starting: list[asyncio.Future] = field(default_factory=list)
 
     # The servers start side by side: each client lives in a task of its own (a client's task group
     # must be left by the task that entered it), so a run waits for the slowest server to be ready,
@@ -62,9 +61,8 @@ class Toolbox:
         self._stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         started = {name: loop.create_future() for name in self.servers}
-        self._keepers = [asyncio.create_task(self._keep(target, started[name]), name=f"mcp-{name}")
+        self._keepers = [(asyncio.create_task(self._keep(target, started[name]), name=f"mcp-{name}"), started[name])
                          for name, target in self.servers.items()]
-        self._starting = list(started.values())
         try:
             ready = await asyncio.gather(*started.values(), return_exceptions=True)
         except BaseException:  # cancelled while the servers started
@@ -101,11 +99,12 @@ class Toolbox:
         """Close every client at once; what their tasks raised while open or closing."""
         if self._stop is not None:
             self._stop.set()
-        for keeper, started in zip(self._keepers, self._starting):
+        for keeper, started in self._keepers:
             if not started.done() or started.cancelled():  # still starting: it would wait for its server's answer
                 keeper.cancel()
-        ended = await asyncio.gather(*self._keepers, return_exceptions=True) if self._keepers else []
-        self._keepers, self._starting, self._clients = [], [], {}
+        tasks = [keeper for keeper, _ in self._keepers]
+        ended = await asyncio.gather(*tasks, return_exceptions=True) if tasks else []
+        self._keepers, self._clients = [], {}
         return [e for e in ended if isinstance(e, BaseException) and not isinstance(e, asyncio.CancelledError)]
 
     async def __aexit__(self, *exc) -> None:

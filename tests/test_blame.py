@@ -14,6 +14,7 @@ from iwr.mcp_servers.browser import actions, veil
 from iwr.mcp_servers.browser.hub import BrowserHub
 from iwr.mcp_servers.browser.inspector import LIFT_S
 from iwr.tasks.loader import load_suite
+from tests.hung_page import hung_session
 
 pytestmark = pytest.mark.slow
 
@@ -46,11 +47,6 @@ def test_only_browser_deaths_and_timeouts_are_weighed():
     assert not broke_down(TaskResult(**base, status="scored", error="the page stopped responding at load"))
 
 
-# After the click returns, the page's own task spins forever: the renderer lives but never answers.
-SPINS = """<!doctype html><meta charset="utf-8"><input id="name" value="x"><button id="go">Go</button>
-<script>document.getElementById('go').onclick = () => setTimeout(() => { for (;;) {} }, 0);</script>"""
-
-
 async def _ends_within(coro, seconds: float) -> str:
     try:
         await asyncio.wait_for(coro, seconds)
@@ -63,17 +59,11 @@ async def test_captures_give_up_on_a_hung_renderer_within_their_own_bound(tmp_pa
     """A capture bounded by its caller takes its style sheet off on the way out; a hung renderer never
     answers that, and waiting for it held the judgement until the judge's 120 s timeout (the cheat
     corpus's memory case took four minutes a judgement). Now the way out is bounded too."""
-    (tmp_path / "index.html").write_text(SPINS)
     async with BrowserHub(shots_root=tmp_path / "shots") as hub:
-        s = await hub.open(str(tmp_path / "index.html"), 800, 600)
-        await actions.click(s, selector="#name")  # a field takes typing: the screenshot hides the caret
-        await actions.click(s, selector="#go")
-        # The spin starts on a page timer after the click, and in some runs a capture went first and
-        # the shot returned (after its settle bound); what matters is that nothing waits past its bound
-        # (asyncio.wait_for below fails the test when one does).
+        s = await hung_session(hub, tmp_path)
         shot = actions.screenshot(s, "after", timeout_s=4)  # its settle probe gives up after 2 s first
-        assert await asyncio.wait_for(_ends_within(shot, 60), 4 + LIFT_S + 5) in ("gave up", "returned")
+        assert await asyncio.wait_for(_ends_within(shot, 60), 4 + LIFT_S + 5) == "gave up"
         bare = veil.with_and_without(s, ["body { color: red !important }"], again=True)
-        assert await asyncio.wait_for(_ends_within(bare, 2), 2 + LIFT_S + 5) in ("gave up", "returned")
+        assert await asyncio.wait_for(_ends_within(bare, 2), 2 + LIFT_S + 5) == "gave up"
         checked = actions.checked_screenshot(s, "checked", timeout_s=4, checks=[{"kind": "text_visible", "text": "go"}])
-        assert await asyncio.wait_for(_ends_within(checked, 60), 4 + LIFT_S + 5) in ("gave up", "returned")
+        assert await asyncio.wait_for(_ends_within(checked, 60), 4 + LIFT_S + 5) == "gave up"
