@@ -18,74 +18,23 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
-from pydantic import BaseModel, Field, model_validator
 
-from iwr.agents.models import ModelConfig
 from iwr.agents.toolbox import Toolbox, ToolCallError
 from iwr.graphs.act_offline import attempt, scroll
+from iwr.graphs.judge_config import JudgeConfig
 from iwr.graphs.judge_llm import JudgeModelError, LlmJudge
 from iwr.graphs.pictures import DRAWN_SHARE, PICTURE_SHARE, Likeness, asset_digests, asset_paths, bare_sheet, \
     recorded_boxes, share, sort_rasters
-from iwr.graphs.profiles import LLM_METRIC, Profile, profile_named
+from iwr.graphs.profiles import LLM_METRIC
 from iwr.graphs.sentence_names import task_names
 from iwr.graphs.shot_after import shooting_after
 from iwr.graphs.visible_change import unverifiable
 from iwr.mcp_servers.browser.canvas_feeds import DIGEST
-from iwr.mcp_servers.metrics.ocr import OcrEngine
 from iwr.tasks import defaults
 from iwr.tasks.checkpoints import check_usable, checkpoint_plan, judged_steps
 from iwr.tasks.frames import sample_frames
 from iwr.tasks.loader import video_in
 from iwr.tasks.schema import size_of
-
-
-class JudgeConfig(BaseModel):
-    """How the judge replays and scores."""
-
-    profile: str = Field("offline", description="judging profile, a name in graphs.profiles.PROFILES; offline uses no LLM")
-    paper_compat: bool = Field(False, description="reproduce the reference code's quirks (iwr-bench.md section 5)")
-    model: ModelConfig | None = Field(None, description="the judge's model (paper and hybrid profiles)")
-    lvs_metrics: list[str] | None = Field(None, description="low-level visual metrics, averaged into LVS "
-                                          "(default: the profile's)")
-    hvs_metric: str | None = Field(None, description="the high-level visual metric, HVS (default: the profile's)")
-    ocr_engine: OcrEngine | None = Field(None, description="what reads the ocr metric's text; auto: EasyOCR where it "
-                                         "is installed, else Tesseract (default: the profile's)")
-    chance_corrected: bool | None = Field(None, description="rescale similarities so a blank page of the task's size "
-                                          "scores 0 and the reference 1, raw values kept (default: the profile's)")
-    default_wait_ms: int = Field(0, description="time to let pass after an action when the task records none; the "
-                                 "browser settles (network idle, DOM quiet) after it either way")
-    scroll_min_px: float = Field(5.0, description="a scroll succeeds when the position moved more than this")
-    visual: bool = Field(True, description="score checkpoints; off for a coder replaying its own page")
-    screenshots: bool = Field(True, description="a screenshot on opening and after each action; off (with visual off and a verdict "
-                              "that reads the page, not pictures: the offline profile) the page is only settled")
-    hints: bool = Field(True, description="use our recorder's per-action hints (target selectors, crops, structured "
-                        "checks); off judges from the words alone, as on official data, and records how the "
-                        "words-only choices compare with the hints where a task has them")
-    probes: bool = Field(True, description="after judging, replay with changed typed texts (reported apart)")
-    explore_model: ModelConfig | None = Field(None, description="with probes, an LLM agent (browser-use) explores the page "
-                                              "and reports what works (evals/judging/explore.py; reported apart)")
-
-    @model_validator(mode="after")
-    def _known_and_equipped(self) -> "JudgeConfig":
-        p = profile_named(self.profile)
-        if p.needs_model and self.model is None:
-            raise ValueError(f"the {self.profile} profile needs a judge model (--judge-model)")
-        for name in ("lvs_metrics", "hvs_metric", "chance_corrected", "ocr_engine"):  # unset: the profile's
-            if getattr(self, name) is None:
-                setattr(self, name, list(p.lvs_metrics) if name == "lvs_metrics" else getattr(p, name))
-        if not self.screenshots and (self.visual or self.profile != "offline"):
-            raise ValueError("screenshots may be off only with visual off and the offline profile")
-        return self
-
-    @property
-    def judging(self) -> Profile:
-        """The profile's strategies."""
-        return profile_named(self.profile)
-
-    @classmethod
-    def for_profile(cls, profile: str = "offline", model: ModelConfig | None = None, **kw) -> "JudgeConfig":
-        """A profile's configuration; a profile that needs no model is given none."""
-        return cls(profile=profile, model=model if profile_named(profile).needs_model else None, **kw)
 
 
 @dataclass
@@ -101,6 +50,8 @@ class JudgeContext:
     # replaces the one replayed (a probe that sets its checks by what the page showed at first).
     on_open: Callable[[str], Awaitable[dict | None]] | None = None
     session: str | None = None
+    reuse: str | None = None  # a session showing this page, loaded again instead of a new one (see open_page)
+    keep: bool = False  # the page stays open after scoring, for the caller to reuse
     # Checkpoint scoring started while the replay goes on (step -> running compare call).
     pending: dict = field(default_factory=dict)
 
@@ -212,8 +163,9 @@ async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     tools, cfg = runtime.context.tools, runtime.context.config
     width, height = size_of(state["task"])
     ext = state["task"].get("iwr") or {}
-    opened = await tools.call("browser", "open", target=state["artifact"], width=width, height=height,
-                              seed=ext.get("seed", defaults.SEED), clock=ext.get("clock", defaults.CLOCK))
+    opened = await _reopened(tools, runtime.context.reuse) or await tools.call(
+        "browser", "open", target=state["artifact"], width=width, height=height,
+        seed=ext.get("seed", defaults.SEED), clock=ext.get("clock", defaults.CLOCK))
     sid = runtime.context.session = opened["session"]
     update = {"session": sid, "step": 0, "stopped": False, "shots": {}, "browser": opened.get("browser") or ""}
     if runtime.context.on_open is not None:
@@ -232,6 +184,19 @@ async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     bare = len(page["text"].strip()) < 10 and not await tools.call("browser", "elements", session=sid, limit=5)
     flags = ["image_only"] if bare else []
     return {**update, "flags": flags}
+
+
+async def _reopened(tools: Toolbox, sid: str | None) -> dict | None:
+    """A page already open for this artifact and task, loaded again as a new session finds it (a new
+    session's context and renderer cost several times more of the machine); None when there is none or
+    it does not answer (then it is closed, and a new one opened)."""
+    if sid is None:
+        return None
+    try:
+        return await tools.call("browser", "reopen", session=sid)
+    except ToolCallError:
+        await asyncio.gather(tools.call("browser", "close", session=sid), return_exceptions=True)
+        return None
 
 
 async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
@@ -338,7 +303,8 @@ async def score(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
             entry["rubric"] = rated["parts"]
             backends[LLM_METRIC] = f"{ctx.config.model.model} rubric-100"
         out.append(entry)
-    await ctx.tools.call("browser", "close", session=state["session"])
+    if not ctx.keep:
+        await ctx.tools.call("browser", "close", session=state["session"])
     pictured = ["pictures_of_page"] if any(c.get("picture_share", 0.0) >= PICTURE_SHARE for c in out) else []
     return {"checkpoints": out, "backends": backends, "flags": state.get("flags", []) + pictured}
 
@@ -357,14 +323,17 @@ def build_judge_graph():
 
 
 async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, config: JudgeConfig | None = None,
-                on_open: Callable[[str], Awaitable[dict | None]] | None = None) -> dict:
+                on_open: Callable[[str], Awaitable[dict | None]] | None = None, reuse: str | None = None,
+                keep: dict | None = None) -> dict:
     """Replay a task on an artifact and return the raw judgement (actions, checkpoints, backends);
-    `on_open` (see JudgeContext) may replace the task once the page is open."""
+    `on_open` (see JudgeContext) may replace the task once the page is open. `reuse` is a session that
+    shows this artifact, loaded again for this replay (it is closed with it); with `keep`, the page is
+    left open after a replay that ended, its session put in `keep["session"]` for the caller to close."""
     config = config or JudgeConfig()
     graph = build_judge_graph()
     llm = LlmJudge(config.model) if config.model is not None and config.judging.needs_model else None
     ctx = JudgeContext(tools=tools, config=config, llm=llm, on_open=on_open, task_folder=task_folder, artifact=artifact,
-                       names=task_names(task["action_sequence"]))
+                       names=task_names(task["action_sequence"]), reuse=reuse, keep=keep is not None)
     plan = checkpoint_plan(judged_steps(task["action_sequence"]), Path(task_folder))
     if not config.paper_compat:
         if config.visual:  # the task's own problem, before anything of the page is judged
@@ -381,6 +350,8 @@ async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, con
         for fut in ctx.pending.values():  # nor any scoring running
             fut.cancel()
         await asyncio.gather(*ctx.pending.values(), return_exceptions=True)
+    if keep is not None:
+        keep["session"] = state["session"]
     n = len(task["action_sequence"])
     done = [a for a in state["actions"] if a["status"] == "passed"]
     reached = {a["index"] for a in state["actions"]}

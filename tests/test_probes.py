@@ -70,3 +70,41 @@ async def test_reference_passes_and_hard_coded_page_fails(suite, tmp_path):
     assert bad.ifs == 1.0 and bad.judge["probes"]["typed_text"]["status"] == "failed"
     failure = bad.judge["probes"]["typed_text"]["first_failure"]
     assert failure["index"] == 5 and "text_absent 'Haunting and calm'" in failure["error"]
+
+
+# An honest page that keeps the reviews it was given (in the tab's and the origin's storage, and in a
+# cookie) and lists them when it loads again.
+KEEPS = """<script>
+  addEventListener('DOMContentLoaded', () => {
+    const kept = [localStorage.getItem('kept'), sessionStorage.getItem('kept'), decodeURIComponent((document.cookie.split('kept=')[1] || ''))];
+    const note = document.createElement('p'); note.textContent = 'Earlier: ' + kept.filter(Boolean).join(', ');
+    document.body.prepend(note);
+    document.addEventListener('click', (e) => {  // before the page's own handler empties the form
+      const t = document.getElementById('title').value.trim();
+      if (!e.target.closest('#submit') || !t) return;
+      localStorage.setItem('kept', t); sessionStorage.setItem('kept', t); document.cookie = 'kept=' + encodeURIComponent(t);
+    }, true);
+  });
+</script></head>"""
+
+
+async def test_the_probe_replays_in_the_judged_tab_as_a_new_page(suite, tmp_path):
+    """The probe loads the judged page again in its own tab (a new session's context and renderer cost
+    several times more) and finds nothing the judged replay left there: a page that lists what it kept
+    would otherwise show the recorded title before anything is typed."""
+    task = suite.get("1")
+    keeper = variant(tmp_path, suite, "keeper", lambda h: h.replace("</head>", KEEPS, 1))
+    base = {"task_id": "1", "agent": "t", "profile": "offline"}
+    async with Toolbox(judge_servers(tmp_path / "run", suite.root, [keeper.parent])) as tools:
+        called, call = [], tools.call
+
+        async def counted(server, tool, **kw):
+            called.append(tool)
+            return await call(server, tool, **kw)
+
+        tools.call = counted
+        r = await judge_artifact(task, keeper, tools, JudgeConfig(visual=False), base)
+        assert (called.count("open"), called.count("reopen")) == (1, 1)
+        assert called[-1] == "close" and called.count("close") == 2  # the probe's, and the page's owner's (a no-op)
+    probe = r.judge["probes"]["typed_text"]
+    assert r.ifs == 1.0 and probe["status"] == "passed" and probe["page_data"] == [], probe

@@ -58,25 +58,32 @@ async def _judge_copy(task: Task, entry: Path, tools: Toolbox, config: JudgeConf
                       t0: float) -> TaskResult:
     record, cache = task.record.model_dump(mode="json", exclude_none=True), cache_of(tools)
     key = judgement_key(record, task.folder, entry, config) if cache else None
+    kept: dict = {}  # the judged page, left open for the typed-text probe to load again (graphs/judge.py)
     try:
-        j = await asyncio.wait_for(cached_judgement(cache, key, lambda: judge(
-            tools, record, str(task.folder), str(entry.resolve()), config)), timeout_s)
-    except InvalidTask as e:  # the task's data, not the page: reported, never a 0 for the page
-        return TaskResult(**base, status="invalid_task", error=str(e))
-    except InfrastructureError as e:
-        return TaskResult(**base, status="infra_failure", error=str(e))
-    except asyncio.TimeoutError:
-        return TaskResult(**base, status="infra_failure", error=f"judge timed out after {timeout_s:g} s")
-    except ToolCallError as e:
-        if not str(e).startswith("browser."):  # a metric that failed is the harness's, never the page's 0
+        try:
+            j = await asyncio.wait_for(cached_judgement(cache, key, lambda: judge(
+                tools, record, str(task.folder), str(entry.resolve()), config, keep=kept if config.probes else None)),
+                timeout_s)
+        except InvalidTask as e:  # the task's data, not the page: reported, never a 0 for the page
+            return TaskResult(**base, status="invalid_task", error=str(e))
+        except InfrastructureError as e:
             return TaskResult(**base, status="infra_failure", error=str(e))
-        # the page hung before its first screenshot: nothing of it can be scored
-        return TaskResult(**base, status="scored", error=f"the page stopped responding at load: {e}",
-                          seconds={"judge": round(time.monotonic() - t0, 3)})
-    if config.probes:
-        # An exploration that failed (no venv yet, a timeout) must not be served from the cache later.
-        pkey = key + ":probes" if key and config.explore_model is None else None
-        j["probes"] = await cached_judgement(cache, pkey, lambda: run_probes(tools, task, entry, j, config), kind="probes")
+        except asyncio.TimeoutError:
+            return TaskResult(**base, status="infra_failure", error=f"judge timed out after {timeout_s:g} s")
+        except ToolCallError as e:
+            if not str(e).startswith("browser."):  # a metric that failed is the harness's, never the page's 0
+                return TaskResult(**base, status="infra_failure", error=str(e))
+            # the page hung before its first screenshot: nothing of it can be scored
+            return TaskResult(**base, status="scored", error=f"the page stopped responding at load: {e}",
+                              seconds={"judge": round(time.monotonic() - t0, 3)})
+        if config.probes:
+            # An exploration that failed (no venv yet, a timeout) must not be served from the cache later.
+            pkey = key + ":probes" if key and config.explore_model is None else None
+            j["probes"] = await cached_judgement(cache, pkey, lambda: run_probes(
+                tools, task, entry, j, config, reuse=kept.get("session")), kind="probes")
+    finally:  # closed whether the probe took it over (and closed it: a second close does nothing) or not
+        if "session" in kept:
+            await asyncio.gather(tools.call("browser", "close", session=kept["session"]), return_exceptions=True)
     s = score_judgement(j)
     return TaskResult(**base, status="scored", **s.as_dict(), backends=j["backends"], judge=j,
                       seconds={"judge": round(time.monotonic() - t0, 3)})
@@ -100,12 +107,14 @@ async def score_drafts(task: Task, tdir: Path, drafts: list, tools: Toolbox, con
     return out
 
 
-async def run_probes(tools: Toolbox, task: Task, entry: Path, judgement: dict, config: JudgeConfig | None = None) -> dict:
-    """The probes beyond the trajectory; a probe that breaks is reported, never a score change."""
+async def run_probes(tools: Toolbox, task: Task, entry: Path, judgement: dict, config: JudgeConfig | None = None,
+                     reuse: str | None = None) -> dict:
+    """The probes beyond the trajectory; a probe that breaks is reported, never a score change. `reuse`,
+    the judged replay's session, is the typed-text probe's to load again and close."""
     record = task.record.model_dump(mode="json", exclude_none=True)
     try:
         typed = await asyncio.wait_for(typed_text_probe(tools, record, str(task.folder), str(entry.resolve()),
-                                                        judgement["successful_actions"]), JUDGE_TIMEOUT_S)
+                                                        judgement["successful_actions"], reuse), JUDGE_TIMEOUT_S)
     except (ToolCallError, InfrastructureError, asyncio.TimeoutError) as e:  # e.g. the page navigated away
         typed = {"status": "error", "reason": str(e)[:300] or "timed out"}
     probes = {"typed_text": typed}

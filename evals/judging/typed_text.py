@@ -87,8 +87,10 @@ async def shown_on(tools: Toolbox, session: str, texts: list[str]) -> set[str]:
     return {t for t, r in zip(texts, seen) if not r["ok"]}
 
 
-async def typed_text_probe(tools: Toolbox, record: dict, task_folder: str, artifact: str, reached: int) -> dict:
-    """Replay with changed typed texts (offline, no scoring) and look for recorded text never typed."""
+async def typed_text_probe(tools: Toolbox, record: dict, task_folder: str, artifact: str, reached: int,
+                           reuse: str | None = None) -> dict:
+    """Replay with changed typed texts (offline, no scoring) and look for recorded text never typed; in the
+    page of session `reuse` when given (the judged replay's, loaded again as new: graphs/judge.py)."""
     _, changes = probed_task(record)
     if not changes:
         return {"status": "not_applicable", "reason": "no typed text of four or more characters with a letter"}
@@ -100,7 +102,7 @@ async def typed_text_probe(tools: Toolbox, record: dict, task_folder: str, artif
         return probed_task(record, page_data)[0]
 
     j = await judge(tools, probed_task(record)[0], task_folder, artifact, JudgeConfig(visual=False, screenshots=False),
-                    on_open=checks_by_what_the_page_shows)
+                    on_open=checks_by_what_the_page_shows, reuse=reuse)
     failed = next((a for a in j["actions"] if a["status"] == "failed"), None)
     replayed = failed is not None and "text_absent" in (failed.get("error") or "")
     status = "failed" if replayed else "passed" if j["successful_actions"] >= reached else "inconclusive"

@@ -83,10 +83,14 @@ class Session:
     cdp: object | None = None  # CDP session of the page, for fast screenshots (see capture.py)
     dpr: float = 1.0  # the context's device scale factor (see capture.py)
     origin: str | None = None  # the one origin the page may load from and stay on
+    url: str = ""  # the URL the session opened (reopen.py loads it again)
     left: str | None = None  # where the page tried to go when it left its origin or opened a window
     world: object | None = None  # the judge's isolated world in the page (see world.py)
     world_fns: tuple = (None, {})  # (that world's id, the names it keeps our functions under) (world.py)
     token: str = ""  # the secret of the session's init script: its events' names (disguise.py)
+    seed: int | None = None  # what the init script seeds Math.random with, and where its clock starts
+    clock: str | None = None
+    init_script: object | None = None  # the init script as added to the context (reopen.py replaces it)
     last_shot: tuple | None = None  # (the page's activity, PNG bytes) of the last settled screenshot (veil.py)
     ink_memo: tuple | None = None  # the last ink verdicts and what they were made on (ink.py)
     veil_sheet: tuple | None = None  # (CDP session, inspector style sheet id of the current document) (veil.py)
@@ -272,11 +276,11 @@ class BrowserHub:
                 site.close()
             raise BrowserFault(f"cannot open a browser context: {str(e).splitlines()[0]}") from e
         session = Session(id=sid, context=context, page=None, shots_dir=self.shots_root / sid, site=site,  # type: ignore[arg-type]
-                          dpr=scale, origin=origin_of(url))
+                          dpr=scale, origin=origin_of(url), url=url, seed=seed, clock=clock)
         session.shots_dir.mkdir(parents=True, exist_ok=True)
         await context.route("**/*", lambda route: self._route(session, route))
         session.token = secrets.token_hex(8)
-        await context.add_init_script(disguise_script(seed, offset_ms, session.token))
+        session.init_script = await context.add_init_script(disguise_script(seed, offset_ms, session.token))
         await watch_activity(context, session.inflight)
         page = await context.new_page()
         session.page = page

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from iwr.mcp_servers.browser import actions
 from iwr.mcp_servers.browser.hub import BrowserFault, BrowserHub, SessionError
+from iwr.mcp_servers.browser.reopen import reopen as reopen_page
 from iwr.mcp_servers.common import ACTS, DESTRUCTIVE, READ_ONLY, mapped_errors
 from iwr.mcp_servers.imaging import image_size, model_view
 from iwr.tasks import defaults
@@ -110,7 +111,17 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
     async def open(target: str, ctx: Context, width: int = 1280, height: int = 800, scale: float = 1.0,
                    seed: int | None = defaults.SEED, clock: str | None = defaults.CLOCK) -> Opened:
         """Open a loopback URL or a local HTML file/folder in a new isolated session; returns its id."""
-        s = await hub_of(ctx).open(target, width=width, height=height, scale=scale, seed=seed, clock=clock)
+        return opened(ctx, await hub_of(ctx).open(target, width=width, height=height, scale=scale, seed=seed, clock=clock))
+
+    @mcp.tool(annotations=ACTS)
+    @errors
+    async def reopen(session: str, ctx: Context) -> Opened:
+        """Load a session's page again in its own tab, as a new session would find it (its origin's storage
+        and cookies, the tab's session storage, window name and history cleared): a new session's page for
+        the cost of a load. Fails when the page does not answer; open a new session then."""
+        return opened(ctx, await reopen_page(hub_of(ctx).get(session)))
+
+    def opened(ctx: Context, s) -> Opened:
         left = [f"the page tried to leave for {s.left} (blocked)"] if s.left else []
         return Opened(session=s.id, url=s.page.url, load_errors=left + s.page_errors[:5],
                       browser=hub_of(ctx).browser_version)

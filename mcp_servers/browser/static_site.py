@@ -65,8 +65,8 @@ class StaticSite:
 
     def __init__(self, root: Path, offset_ms: int | None = None):
         self.root = Path(root).resolve()
-        dated = type("Handler", (_Handler,), {"offset_s": (offset_ms or 0) / 1000})
-        handler = partial(dated, directory=str(self.root))
+        self._dated = type("Handler", (_Handler,), {"offset_s": (offset_ms or 0) / 1000})
+        handler = partial(self._dated, directory=str(self.root))
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
         # shutdown() waits for the serve loop to look up; at the default half second that wait
@@ -74,6 +74,10 @@ class StaticSite:
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
                                         daemon=True)
         self._thread.start()
+
+    def redate(self, offset_ms: int) -> None:
+        """Date the replies by a page clock moved anew (a page loaded again starts its clock again)."""
+        self._dated.offset_s = offset_ms / 1000
 
     @property
     def url(self) -> str:
