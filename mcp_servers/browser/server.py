@@ -117,8 +117,9 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
     @errors
     async def reopen(session: str, ctx: Context) -> Opened:
         """Load a session's page again in its own tab, as a new session would find it (its origin's storage
-        and cookies, the tab's session storage, window name and history cleared): a new session's page for
-        the cost of a load. Fails when the page does not answer; open a new session then."""
+        and cookies, the tab's session storage, window name and history cleared, its clock started again,
+        the renderer's heap collected): a new session's page for the cost of a load. Fails when the page
+        does not answer; open a new session then."""
         return opened(ctx, await reopen_page(hub_of(ctx).get(session)))
 
     def opened(ctx: Context, s) -> Opened:
