@@ -1,5 +1,6 @@
 """The offline judge: defect injection on a real reference site, determinism, and pages that
 try to talk the judge into a verdict."""
+import asyncio
 import json
 
 import pytest
@@ -68,6 +69,27 @@ async def test_same_artifact_judged_twice_is_identical(task, tmp_path):
     kinds = [a["type"] for a in task.record.model_dump()["action_sequence"]]
     assert replay.count("screenshot") == 1 + kinds.count("Scroll") < len(kinds), (replay, kinds)
     assert all(a["assertion"]["method"] == "structured" for a in a.judge["actions"] if a.get("assertion"))
+
+
+async def test_judgements_at_once_are_the_judgements_one_at_a_time(suite_dir, tmp_path):
+    """Judges running side by side share one compiled graph and one pair of servers: each judgement is
+    what it is alone, whatever the other does at the same time (a passing page beside a failing one)."""
+    suite = load_suite(suite_dir)
+    one, other = suite.get("1"), suite.get("105")
+    failing = make_mutants(one, tmp_path / "m", ("handler_removed",))[0]
+    jobs = [(one, one.reference_site() / "index.html"), (one, failing.folder / failing.page),
+            (other, other.reference_site() / other.record.iwr.reference.page)]
+
+    def verdicts(r):
+        return r.status, r.ifs, [(a["index"], a["status"], a.get("error")) for a in r.judge["actions"]]
+
+    async with Toolbox(judge_servers(tmp_path, suite.root)) as tools:
+        async def judged(t, entry):
+            return verdicts(await judge_artifact(t, entry, tools, JudgeConfig(), {"task_id": t.id, "agent": "x", "profile": "offline"}))
+        alone = [await judged(t, e) for t, e in jobs]
+        together = await asyncio.gather(*(judged(t, e) for t, e in jobs))
+    assert alone[0][1] == 1.0 and alone[1][1] < 1.0 and alone[2][1] == 1.0
+    assert list(together) == alone
 
 
 async def test_text_that_instructs_the_judge_changes_nothing(task, tmp_path):
