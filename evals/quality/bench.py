@@ -26,7 +26,8 @@ drifts between minutes by more than the differences measured:
   wall time per task / the floor's replay per task on the same tasks; the references' results are
   put in the judge's store first (a task's first run ever pays for them once: seconds.store_warmup);
 - replay_vs_fixed_sleeps: the judge's whole replay / a replay with the reference's fixed sleeps;
-- task_vs_max_parts: the judge's whole time per task / max(its replay, its scoring done alone);
+- task_vs_max_parts: the judge's whole time per task / max(its replay, its scoring done alone), the
+  whole judgement and its replay side by side (median of the repeats);
 - mcp_vs_direct: a screenshot and a metric call through stdio MCP / the same work in process;
 - cached_vs_first: judging an unchanged artifact again with the cache / the first time;
 - speedup_by_concurrency: the tasks judged with 1, 2 and 4 in flight;
@@ -86,18 +87,23 @@ async def servers(work: Path, suite: Suite, name: str):
             yield tools
 
 
-async def _judge_all(tools, tasks: list[Task], config: JudgeConfig, concurrency: int) -> tuple[float, list[float]]:
+async def _whole(tools, t: Task, config: JudgeConfig) -> dict:
+    """A whole judgement of a task's reference (replay, pictures, scoring): its seconds."""
+    t0 = time.monotonic()
+    await judge(tools, parts.record_of(t), str(t.folder), str(parts.entry_of(t).resolve()), config)
+    return {"seconds": time.monotonic() - t0}
+
+
+async def _judge_all(tools, tasks: list[Task], config: JudgeConfig, concurrency: int) -> float:
     gate = asyncio.Semaphore(concurrency)
 
-    async def one(t: Task) -> float:
+    async def one(t: Task) -> None:
         async with gate:
-            t0 = time.monotonic()
-            await judge(tools, parts.record_of(t), str(t.folder), str(parts.entry_of(t).resolve()), config)
-            return time.monotonic() - t0
+            await _whole(tools, t, config)
 
     t0 = time.monotonic()
-    each = await asyncio.gather(*(one(t) for t in tasks))
-    return time.monotonic() - t0, list(each)
+    await asyncio.gather(*(one(t) for t in tasks))
+    return time.monotonic() - t0
 
 
 async def _side_by_side(ways: dict, tasks: list[Task], repeats: int) -> dict[str, list[dict]]:
@@ -187,16 +193,19 @@ async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, roun
     log.info("bench.direct", seconds=round(time.monotonic() - started, 1))
     steps.step(PHASES["direct"])
 
-    # 4. Whole tasks at each concurrency; the sequential pass also gives the per-task overlap figure. As
-    # for the replays above, one judgement first goes uncounted: a server's first comparison and page pay
-    # once for what later ones find ready (the models' first inference, the OCR engine, Chromium's fonts).
-    totals, whole = {}, []
+    # 4. Whole tasks at each concurrency. As for the replays above, one judgement first goes uncounted: a
+    # server's first comparison and page pay once for what later ones find ready (the models' first
+    # inference, the OCR engine, Chromium's fonts). The per-task overlap figure sets whole judgements
+    # against their replays side by side, as in 1: measured minutes apart, the machine's drift decided it.
+    totals, whole, bare_replays = {}, [], []
     for level in levels:
         async with servers(work, suite, f"c{level}") as tools:
             await _judge_all(tools, tasks[:1], config, 1)
-            totals[level], each = await _judge_all(tools, tasks, config, level)
-        if level == 1:
-            whole = each
+            totals[level] = await _judge_all(tools, tasks, config, level)
+            if level == 1:
+                paired = await _side_by_side({"whole": lambda t: _whole(tools, t, config),
+                                              "replay": lambda t: parts.judge_replay(tools, t, config)}, tasks, repeats)
+                whole, bare_replays = [w["seconds"] for w in paired["whole"]], paired["replay"]
     log.info("bench.concurrency", seconds=round(time.monotonic() - started, 1))
     steps.step(PHASES["concurrency"])
 
@@ -234,7 +243,7 @@ async def bench(suite: Suite, max_tasks: int = 4, work: Path | None = None, roun
     per_action = lambda rs: sum(sum(r["actions"]) for r in rs) / max(1, sum(len(r["actions"]) for r in rs))  # noqa: E731
     replay_action, floor_action = per_action(replays), per_action(floors)
     floor_per_task = sum(f["seconds"] for f in suite_floor) / max(1, len(suite_floor))
-    max_parts = sum(max(r["seconds"], s) for r, s in zip(replays, scoring))
+    max_parts = sum(max(r["seconds"], s) for r, s in zip(bare_replays, scoring))
     first = totals[levels[0]]
     return {
         "replay_vs_floor": _ratio(replay_action, floor_action),
