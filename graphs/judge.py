@@ -90,28 +90,36 @@ class JudgeContext:
             self.served_assets = paths + sorted(DIGEST + d for d in self.asset_set())
         return self.served_assets
 
-    async def bare_of(self, sid: str, step: int, shot: str) -> str:
-        """The capture a checkpoint is scored on: the screenshot with the pictures of the page taken away
-        (pictures.py), or the screenshot itself when it shows none; its picture share is kept per step."""
+    def listing(self, checkpoint: bool) -> dict:
+        """What a screenshot asks for besides the picture: for a checkpoint scored without its pictures,
+        the page's raster sources as the shot shows them (read while the capture waits for its frame)."""
+        return {"rasters": self.served()} if checkpoint and self.config.visual and not self.config.paper_compat else {}
+
+    async def bare_of(self, sid: str, step: int, shot: dict) -> str:
+        """The capture a checkpoint is scored on: the screenshot (the screenshot tool's answer) with the
+        pictures of the page taken away (pictures.py), or the screenshot itself when it shows none; its
+        picture share is kept per step."""
         if not self.config.visual or self.config.paper_compat:
-            return shot
-        path, self.pictures[step] = await self.without_pictures(sid, shot, f"{Path(shot).stem}_bare")
-        if path != shot:
+            return shot["path"]
+        path, self.pictures[step] = await self.without_pictures(sid, shot["path"], f"{Path(shot['path']).stem}_bare",
+                                                                shot.get("rasters"))
+        if path != shot["path"]:
             self.scored[step] = path
         return path
 
-    async def without_pictures(self, sid: str, shot: str, name: str) -> tuple[str, float]:
+    async def without_pictures(self, sid: str, shot: str, name: str, seen: dict | None = None) -> tuple[str, float]:
         """What the page shows now without its pictures, saved as `name`, and the share they took; `shot`
-        (a screenshot of the page as it is) and 0 when it shows none."""
-        sheet = await self.picture_sheet(sid, shot)
+        (a screenshot of the page as it is) and 0 when it shows none. `seen`: its raster listing, if known."""
+        sheet = await self.picture_sheet(sid, shot, seen)
         if not sheet:
             return shot, 0.0
         got = await self.tools.call("browser", "bare", session=sid, css=sheet, name=name)
         return got["path"], got["share"]
 
-    async def picture_sheet(self, sid: str, shot: str | None) -> str:
-        """The style sheet that takes the page's pictures away now (empty when it shows none)."""
-        seen = await self.tools.call("browser", "rasters", session=sid, assets=self.served())
+    async def picture_sheet(self, sid: str, shot: str | None, seen: dict | None = None) -> str:
+        """The style sheet that takes the page's pictures away now (empty when it shows none); `seen`, the
+        page's raster listing when the screenshot brought it."""
+        seen = seen or await self.tools.call("browser", "rasters", session=sid, assets=self.served())
         sorted_ = sort_rasters(seen, self.artifact_root(), self.asset_set())
         recorded = []
         if shot and share(sorted_["drawn"], sorted_["viewport"]) >= DRAWN_SHARE:
@@ -174,9 +182,10 @@ async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
         if replaced is not None:
             update["task"] = replaced
     if cfg.screenshots:
-        shot = await tools.call("browser", "screenshot", session=sid, name="step_0", wait_ms=cfg.default_wait_ms)
+        shot = await tools.call("browser", "screenshot", session=sid, name="step_0", wait_ms=cfg.default_wait_ms,
+                                **runtime.context.listing(True))
         update["shots"] = {"0": shot["path"]}
-        scored = await runtime.context.bare_of(sid, 0, shot["path"])
+        scored = await runtime.context.bare_of(sid, 0, shot)
         runtime.context.start_scoring(0, state["task_folder"], scored)
     else:
         await tools.call("browser", "settle", session=sid, wait_ms=cfg.default_wait_ms)
@@ -218,7 +227,8 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
                 ctx.before_image = (await ctx.without_pictures(sid, before, f"step_{i}_before"))[0]
         wait_ms, after = ext.get("wait_ms", cfg.default_wait_ms), None
         checks = (ext.get("checks") or ctx.hidden.get("checks") or None) if cfg.judging.observes else None
-        request = {"name": f"step_{i + 1}", "wait_ms": wait_ms, "checks": checks}
+        request = {"name": f"step_{i + 1}", "wait_ms": wait_ms, "checks": checks,
+                   **ctx.listing(bool(action.get("visual_evaluation_flag")))}
         with shooting_after(ctx, action["type"], request if cfg.screenshots else None) as acting:
             ok, detail = await do_action(ctx, sid, action, state, trace)
         if ok:
@@ -227,7 +237,7 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
                 after = shots[str(i + 1)] = trace["screenshot"] = shot["path"]
                 ctx.checked = (checks, shot["checks"]) if shot.get("checks") is not None else ()
                 if action.get("visual_evaluation_flag"):
-                    scored = await ctx.bare_of(sid, i + 1, after)
+                    scored = await ctx.bare_of(sid, i + 1, shot)
                     ctx.start_scoring(i + 1, state["task_folder"], scored)
             else:
                 await tools.call("browser", "settle", session=sid, wait_ms=wait_ms)

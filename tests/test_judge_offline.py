@@ -64,6 +64,8 @@ async def test_same_artifact_judged_twice_is_identical(task, tmp_path):
     # (the replay ends where its tab is closed, or loaded again for the typed-text probe)
     replay = called[:min(called.index(t) for t in ("reopen", "close") if t in called)]
     assert "screenshot" in replay and "check" not in replay
+    # and the raster listing a checkpoint's pictures are found by comes with its screenshot too
+    assert "rasters" not in replay and a.judge["checkpoints"]
     # and a click, a typing or a key press brings its screenshot in the same call (the tools' `then`):
     # the screenshot tool is called on opening and after a scroll only
     kinds = [a["type"] for a in task.record.model_dump()["action_sequence"]]

@@ -186,7 +186,10 @@ async def test_pictures_are_found_by_where_their_pixels_come_from(look, tmp_path
         s = await hub.open(str(look / "index.html"), width=800, height=600)
         await actions.settle(s)
         assets = asset_digests(task)
+        # the listing a screenshot brings (read while its capture waits for the frame) is the rasters tool's
+        _, _, listed = await actions.checked_screenshot(s, "shot", assets=asset_paths(look.resolve(), assets))
         seen = await actions.rasters(s, asset_paths(look.resolve(), assets))
+        assert listed == seen and seen["rasters"] == listed["rasters"]
         sheet = bare_sheet(sort_rasters(seen, look.resolve(), assets), [])
         got = await actions.bare(s, sheet, "bare") if sheet else {"share": 0.0}
     if name in HONEST:
@@ -307,7 +310,7 @@ async def test_a_screenshot_decides_its_checks_on_the_page_it_shows(look, monkey
         s = await hub.open(str(look / "index.html"), width=500, height=300)
         await actions.click(s, selector="#f")  # a field takes typing: the caret's sheet is laid for the shot too
         holds = _count_holds(monkeypatch)
-        _, together = await actions.checked_screenshot(s, "shot", checks=HELD_CHECKS)
+        _, together, _ = await actions.checked_screenshot(s, "shot", checks=HELD_CHECKS)
         held = len(holds)
         s.ink_memo = s.last_shot = None  # the check tool decides afresh
         alone = await actions.run_checks(s, HELD_CHECKS)
@@ -349,7 +352,7 @@ async def test_words_over_a_picture_that_arrives_late_stay_unseen(tmp_path):
         seen = []
         for i in range(40):
             await actions.click(s, selector="#go")
-            _, (result,) = await actions.checked_screenshot(s, f"s{i}", checks=[{"kind": "text_visible",
+            _, (result,), _ = await actions.checked_screenshot(s, f"s{i}", checks=[{"kind": "text_visible",
                                                                                "text": "Please add a title"}])
             seen.append(result["ok"])
         assert not any(seen), f"transparent words counted as shown in {sum(seen)} of 40 rounds"

@@ -65,27 +65,46 @@ async def screenshot(s: Session, name: str | None = None, full_page: bool = Fals
 
 
 async def checked_screenshot(s: Session, name: str | None = None, full_page: bool = False, timeout_s: float = 20,
-                             wait_ms: int = 0, checks: list[dict] | None = None) -> tuple[Path, list[dict] | None]:
+                             wait_ms: int = 0, checks: list[dict] | None = None,
+                             assets: list[str] | None = None) -> tuple[Path, list[dict] | None, dict | None]:
     """A screenshot (as `screenshot`) and, with `checks`, their results (as `run_checks`) on the page it
     shows, decided while the page is still held for the shot where they can be: a hold and a release
-    of the page fewer than a screenshot and a check one after the other."""
+    of the page fewer than a screenshot and a check one after the other. With `assets`, the page's raster
+    sources too (as `rasters`), listed while the capture waits for its frame."""
     s.shot_count += 1
     name = name or f"shot_{s.shot_count:03d}"
     if not SAFE_NAME.match(name):
         raise SessionError(f"screenshot name {name!r} must be letters, digits, '_', '-' or '.'")
     path = s.shots_dir / (name if name.endswith(".png") else f"{name}.png")
-    results = None
+    results = listed = None
     if full_page:
         await settle(s, wait_ms)
         await _bounded(s.page.screenshot(path=str(path), full_page=True, animations="disabled",
                                          caret="hide", timeout=timeout_s * 1000), timeout_s + 2, "screenshot")
     else:
-        held = (lambda activity, shot: run_checks(s, checks, activity, shot)) if checks else None
-        png, results = await _bounded(settled_shot(s, wait_ms, held=held), timeout_s + wait_ms / 1000, "screenshot")
+        held = (lambda activity, shot: _held(s, checks, assets, activity, shot)) if checks or assets is not None else None
+        png, seen = await _bounded(settled_shot(s, wait_ms, held=held), timeout_s + wait_ms / 1000, "screenshot")
+        results, listed = seen or (None, None)
         path.write_bytes(png)
     if checks and results is None:
         results = await run_checks(s, checks)
-    return path, results
+    if assets is not None and listed is None:
+        listed = await rasters(s, assets)
+    return path, results, listed
+
+
+async def _held(s: Session, checks: list[dict] | None, assets: list[str] | None, activity, shot) -> tuple:
+    """What the page held for a shot shows: the checks' results and the raster listing (each None when not
+    asked or declined), read while the capture waits for its frame."""
+    listing = asyncio.ensure_future(rasters(s, assets)) if assets is not None else None
+    try:
+        results = await run_checks(s, checks, activity, shot) if checks else None
+    except BaseException:
+        if listing is not None:
+            listing.cancel()
+            await asyncio.gather(listing, return_exceptions=True)
+        raise
+    return results, (await listing if listing is not None else None)
 
 
 async def list_elements(s: Session, limit: int = 400, texts: bool = False) -> list[dict]:

@@ -30,6 +30,7 @@ class Shot(BaseModel):
     width: int
     height: int
     checks: list[dict] | None = None
+    rasters: dict | None = None  # the page's raster sources as the shot shows them, when asked
 
 
 class ShotRequest(BaseModel):
@@ -37,6 +38,7 @@ class ShotRequest(BaseModel):
     name: str | None = None
     wait_ms: int = 0
     checks: list[dict] | None = None
+    rasters: list[str] | None = None
 
 
 class Observed(BaseModel):
@@ -90,16 +92,17 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
         out = Outcome(detail=detail, blocked_requests=len(s.blocked))
         if then is not None:
             try:
-                out.shot = await shoot(s, then.name, False, then.wait_ms, then.checks)
+                out.shot = await shoot(s, then.name, False, then.wait_ms, then.checks, then.rasters)
             except (SessionError, actions.ActionFailed, ValueError) as e:
                 out.shot_error = str(e)
         return out
 
-    async def shoot(s, name: str | None, full_page: bool, wait_ms: int, checks: list[dict] | None) -> Shot:
-        path, results = await actions.checked_screenshot(s, name, full_page, wait_ms=wait_ms,
-                                                         checks=None if s.left else checks)
+    async def shoot(s, name: str | None, full_page: bool, wait_ms: int, checks: list[dict] | None,
+                    rasters: list[str] | None = None) -> Shot:
+        path, results, listed = await actions.checked_screenshot(s, name, full_page, wait_ms=wait_ms,
+                                                                 checks=None if s.left else checks, assets=rasters)
         w, h = image_size(path)
-        return Shot(path=str(path), width=w, height=h, checks=results)
+        return Shot(path=str(path), width=w, height=h, checks=results, rasters=listed)
 
     def stayed(s) -> None:
         """A page that tried to leave its origin or open a window fails every action from then on."""
@@ -130,11 +133,12 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
     @mcp.tool(annotations=READ_ONLY)
     @errors
     async def screenshot(session: str, ctx: Context, name: str | None = None, full_page: bool = False,
-                         wait_ms: int = 0, checks: list[dict] | None = None) -> Shot:
+                         wait_ms: int = 0, checks: list[dict] | None = None, rasters: list[str] | None = None) -> Shot:
         """Save a full-size PNG of the viewport (or the full page) on disk and return its path; with
         `checks` (as the check tool takes them), their results on the page the picture shows (none
-        for a page that tried to leave: the check tool says why it fails)."""
-        return await shoot(hub_of(ctx).get(session), name, full_page, wait_ms, checks)
+        for a page that tried to leave: the check tool says why it fails); with `rasters` (the assets,
+        as the rasters tool takes them), the page's raster sources as the picture shows them."""
+        return await shoot(hub_of(ctx).get(session), name, full_page, wait_ms, checks, rasters)
 
     @mcp.tool(annotations=READ_ONLY)
     @errors
