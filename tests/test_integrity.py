@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from mcp import Client
 
-from iwr.mcp_servers.browser import actions
+from iwr.mcp_servers.browser import actions, page_reads
 from iwr.mcp_servers.browser.hub import BrowserHub, SessionError
 from iwr.mcp_servers.browser.server import build_server as browser_server
 from iwr.mcp_servers.browser.static_site import StaticSite
@@ -91,7 +91,7 @@ async def test_a_coders_browser_opens_only_its_workspace(tmp_path):
         try:
             probe = ("Promise.all(['/leak/data.jsonl', '/../secret/data.jsonl', '%sdata.jsonl'].map((u) => "
                      "fetch(u).then((r) => r.text()).catch((e) => 'refused')))" % other.url)
-            got = json.loads((await actions.evaluate(s, probe))["value"])
+            got = json.loads((await page_reads.evaluate(s, probe))["value"])
         finally:
             other.close()
         assert not any("42" in g for g in got), got

@@ -25,7 +25,7 @@ import urllib.request
 import pytest
 from playwright.async_api import async_playwright
 
-from iwr.mcp_servers.browser import actions
+from iwr.mcp_servers.browser import actions, page_reads
 from iwr.mcp_servers.browser.hub import BrowserHub
 from iwr.mcp_servers.browser.launch import CHROMIUM_ARGS, chromium_path
 from iwr.mcp_servers.browser.static_site import StaticSite
@@ -227,7 +227,7 @@ async def test_replays_stay_deterministic_and_freeze_stops_the_clock(tmp_path):
         assert abs(await real.page.evaluate("Date.now()") - time.time() * 1000) < 5000
         assert await real.page.evaluate("Math.random()") not in RECORDED_SEQUENCE
 
-        await actions.freeze(s)
+        await page_reads.freeze(s)
         before = await s.page.evaluate("[Date.now(), performance.now(), document.getElementById('n').textContent]")
         await asyncio.sleep(0.3)
         after = await s.page.evaluate("[Date.now(), performance.now(), document.getElementById('n').textContent, "

@@ -7,7 +7,7 @@ Chromium only where replays need it, and only in values, never in shape:
 - Math.random is seeded (the same mulberry32 generator and seed the bundled tasks were recorded with);
 - the clock starts where the task says (the time its video was recorded) and runs at real speed; a
   task that records no clock (the official data) runs on the real time;
-- `actions.freeze` can stop the clock, the page's timers and animation frames, for still screenshots;
+- `page_reads.freeze` can stop the clock, the page's timers and animation frames, for still screenshots;
 - canvases fed image data are remembered, for the judge's pictures (canvas_feeds.py).
 
 All of it is one init script that keeps its state in a closure: no global, no new property anywhere.

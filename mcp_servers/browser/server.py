@@ -8,7 +8,7 @@ from typing import Any, Literal
 from mcp.server.mcpserver import Context, Image, MCPServer
 from pydantic import BaseModel
 
-from iwr.mcp_servers.browser import actions
+from iwr.mcp_servers.browser import actions, page_reads
 from iwr.mcp_servers.browser.hub import BrowserFault, BrowserHub, SessionError
 from iwr.mcp_servers.browser.reopen import reopen as reopen_page
 from iwr.mcp_servers.common import ACTS, DESTRUCTIVE, READ_ONLY, mapped_errors
@@ -263,7 +263,7 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
     @errors
     async def snapshot(session: str, ctx: Context, max_chars: int = 8000) -> dict[str, Any]:
         """The accessibility tree (roles, names, states) as YAML, cut to max_chars."""
-        return await actions.snapshot(hub_of(ctx).get(session), max_chars)
+        return await page_reads.snapshot(hub_of(ctx).get(session), max_chars)
 
     @mcp.tool(annotations=READ_ONLY)
     @errors
@@ -271,13 +271,13 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
                        isolated: bool = False) -> dict[str, Any]:
         """Evaluate a read-only JavaScript expression; returns its JSON value and whether it changed the page.
         With isolated, it runs in a world of its own: same DOM, none of the page's scripts or overrides."""
-        return await actions.evaluate(hub_of(ctx).get(session), expression, max_chars, isolated)
+        return await page_reads.evaluate(hub_of(ctx).get(session), expression, max_chars, isolated)
 
     @mcp.tool(annotations=ACTS)
     @errors
     async def freeze(session: str, ctx: Context) -> dict[str, Any]:
         """Pause the page's clock and animations so repeated screenshots are identical."""
-        return await actions.freeze(hub_of(ctx).get(session))
+        return await page_reads.freeze(hub_of(ctx).get(session))
 
     @mcp.tool(annotations=DESTRUCTIVE)
     @errors
