@@ -131,3 +131,32 @@ async def test_a_page_drawn_on_a_canvas_is_a_page_and_a_frame_drawn_on_it_is_not
     assert "pictures_of_page" in cheat["flags"]
     first = cheat["checkpoints"][0]
     assert first["picture_share"] >= PICTURE_SHARE and set(first["metrics"].values()) == {0.0}
+
+
+async def test_an_asset_shown_from_memory_is_known_while_its_bytes_are_still_being_hashed(suite_dir, tmp_path):
+    """A blob: URL's bytes are hashed a few tasks after the page makes it; a listing taken meanwhile
+    (the checkpoint's, read while its capture waits for the frame) waits for the digest instead of
+    calling the task's asset a picture. A big file keeps the digest pending long enough to be seen."""
+    from iwr.mcp_servers.browser import actions
+    from iwr.mcp_servers.browser.canvas_feeds import DIGEST, blob_event
+    from iwr.mcp_servers.browser.hub import BrowserHub
+
+    task = load_suite(suite_dir).get("1")
+    big = (task.assets_dir / "1.png").read_bytes() + bytes(24 << 20)  # what follows IEND is not drawn
+    (tmp_path / "big.png").write_bytes(big)
+    (tmp_path / "index.html").write_text('<!doctype html><body><img id=i style="width:200px;height:200px"></body>')
+    asset = DIGEST + hashlib.sha256(big).hexdigest()
+    async with BrowserHub() as hub:
+        s = await hub.open(str(tmp_path / "index.html"), width=800, height=600)
+        await actions.settle(s)
+        pending = await s.page.evaluate("""async (question) => {
+            const b = await (await fetch('big.png')).blob(), url = URL.createObjectURL(b);
+            document.getElementById('i').src = url;
+            return !dispatchEvent(new CustomEvent(question, {detail: JSON.stringify([url, [], 'pending']), cancelable: true}));
+        }""", blob_event(s.token))
+        listed = await actions.rasters(s, [asset])
+        again = await actions.rasters(s, [])
+    assert pending, "the digest was already taken: the case this test is about did not happen"
+    (img,) = [r for r in listed["rasters"] if r["src"].startswith("blob:")]
+    assert img.get("asset") is True
+    assert not [r for r in again["rasters"] if r.get("asset")], "a digest that is no asset's is no asset"

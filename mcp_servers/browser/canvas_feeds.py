@@ -18,7 +18,9 @@ def fed_event(token: str) -> str:
 
 def blob_event(token: str) -> str:
     """The event that asks, on the window, whether a blob: URL holds one of the task's assets (cancelled:
-    yes); its detail is JSON [url, assets]. The page scripts derive it from fed_event: 'w' for 'z'."""
+    yes); its detail is JSON [url, assets], or [url, assets, "pending"] to ask whether the URL's bytes are
+    still being hashed (a digest takes a few tasks after createObjectURL). The page scripts derive it from
+    fed_event: 'w' for 'z'."""
     return "w" + token
 
 
@@ -53,8 +55,9 @@ FEEDS = r"""
       if (c && digestOf && apply(mapSize, blobKeys, []) < 20000 && (apply(blobSize, b, []), true)) {
         const keep = {__proto__: null, hex: null};
         apply(mapSet, blobKeys, [url, keep]);
+        const failed = () => { keep.hex = ''; };  // never pending for ever: an unread blob is no asset
         apply(then, apply(blobBytes, b, []), [(buf) => apply(then, apply(digestOf, c, ['SHA-256', buf]),
-                                                              [(d) => { keep.hex = hexOf(d); }])]);
+                                                              [(d) => { keep.hex = hexOf(d); }, failed]), failed]);
       }
     } catch (e) {}
     return url;
@@ -64,7 +67,11 @@ FEEDS = r"""
     return !!keep && keep.hex !== null && apply(includes, assets, ['sha256:' + keep.hex]);
   };
   apply(listen, G, [BLOB_QUESTION, (e) => {
-    try { const q = parseJSON(apply(detail, e, [])); if (blobAsset(q[0], q[1])) apply(evCancel, e, []); } catch (x) {}
+    try {
+      const q = parseJSON(apply(detail, e, []));  // [url, assets], or [url, assets, 'pending']: is its digest still being taken?
+      if (q[2] === 'pending' ? (keep => !!keep && keep.hex === null)(apply(mapGet, blobKeys, [q[0]])) : blobAsset(q[0], q[1]))
+        apply(evCancel, e, []);
+    } catch (x) {}
   }, true]);
   const tagOf = (x) => { try { return apply(localName, x, []); } catch (e) { return null; } };
   const offscreenWidth = G.OffscreenCanvas ? gopd(OffscreenCanvas.prototype, 'width').get : null;

@@ -129,9 +129,17 @@ SEEING_FNS = """
 
 # Whether a blob: URL holds one of the task's assets: asked of the init script (canvas_feeds.py), whose
 # event name is the canvas question's with 'w' for 'z'; `assets` is the JSON list the judge hands in.
+# A listing that may wait asks again while the URL's bytes are still being hashed (at most a second):
+# a page shown a moment after it made the URL must not have its asset taken for a picture.
 BLOB_FNS = """
-  const blobAsset = (src) => !!fedEvent && String(src).startsWith('blob:') && !dispatchEvent(new CustomEvent(
-    'w' + fedEvent.slice(1), {detail: '[' + JSON.stringify(String(src)) + ',' + (assets || '[]') + ']', cancelable: true}));
+  const blobAsk = (src, pending) => !!fedEvent && String(src).startsWith('blob:') && !dispatchEvent(new CustomEvent(
+    'w' + fedEvent.slice(1), {detail: '[' + JSON.stringify(String(src)) + ',' + (assets || '[]') + (pending ? ',"pending"' : '') + ']',
+                              cancelable: true}));
+  const blobAsset = (src) => blobAsk(src, false);
+  const blobAssetOnceHashed = async (src) => {
+    for (let i = 0; i < 50 && blobAsk(src, true); i++) await new Promise((r) => setTimeout(r, 20));
+    return blobAsk(src, false);
+  };
 """
 
 # Painted text leaves and images, for relations ("left of 'buy milk'") and for targets that only a
@@ -341,7 +349,7 @@ async ([fedEvent, assets]) => {""" + SEEING_FNS + INK_FNS + BLOB_FNS + """
     } catch (e) { return src.slice(0, 500); }
     return 'data:' + head.split(';')[0] + ';sha256,' + hex(await crypto.subtle.digest('SHA-256', bytes));
   };
-  for (const r of out) { if (r.src.startsWith('blob:')) r.asset = blobAsset(r.src); r.src = await hashed(r.src); }
+  for (const r of out) { if (r.src.startsWith('blob:')) r.asset = await blobAssetOnceHashed(r.src); r.src = await hashed(r.src); }
   return {viewport: [vw, vh], rasters: out, full: out.length >= MAX};
 }
 """
