@@ -30,7 +30,7 @@ class ActionFailed(RuntimeError):
     """The action could not be done on this page (element missing, not clickable, timed out)."""
 
 
-async def _bounded(coro, seconds: float, what: str):
+async def bounded(coro, seconds: float, what: str):
     try:
         return await asyncio.wait_for(coro, seconds)
     except asyncio.TimeoutError:
@@ -46,9 +46,9 @@ async def _bounded(coro, seconds: float, what: str):
         raise ActionFailed(f"{what}: {e}") from None
 
 
-async def _in_world(s: Session, fn: str, arg, seconds: float, what: str):
+async def in_world(s: Session, fn: str, arg, seconds: float, what: str):
     """A script of ours in the judge's world of the page (see world.py), bounded in time."""
-    return await _bounded(world.call(s, fn, arg), seconds, what)
+    return await bounded(world.call(s, fn, arg), seconds, what)
 
 
 async def settle(s: Session, wait_ms: int = 0, timeout_s: float = 2.0) -> dict:
@@ -79,11 +79,11 @@ async def checked_screenshot(s: Session, name: str | None = None, full_page: boo
     results = listed = None
     if full_page:
         await settle(s, wait_ms)
-        await _bounded(s.page.screenshot(path=str(path), full_page=True, animations="disabled",
+        await bounded(s.page.screenshot(path=str(path), full_page=True, animations="disabled",
                                          caret="hide", timeout=timeout_s * 1000), timeout_s + 2, "screenshot")
     else:
         held = (lambda activity, shot: _held(s, checks, assets, activity, shot)) if checks or assets is not None else None
-        png, seen = await _bounded(settled_shot(s, wait_ms, held=held), timeout_s + wait_ms / 1000, "screenshot")
+        png, seen = await bounded(settled_shot(s, wait_ms, held=held), timeout_s + wait_ms / 1000, "screenshot")
         results, listed = seen or (None, None)
         path.write_bytes(png)
     if checks and results is None:
@@ -110,7 +110,7 @@ async def _held(s: Session, checks: list[dict] | None, assets: list[str] | None,
 async def list_elements(s: Session, limit: int = 400, texts: bool = False) -> list[dict]:
     """Visible interactive elements in DOM order, each with a `ref` usable by click/type/hover; with
     `texts`, painted text leaves and images outside them follow (`interactive` false)."""
-    infos = await _in_world(s, KEEP_REFS, [limit, texts], 15, "listing elements")
+    infos = await in_world(s, KEEP_REFS, [limit, texts], 15, "listing elements")
     s.elements = True
     return infos
 
@@ -141,9 +141,9 @@ async def _locate(s: Session, ref: int | None, selector: str | None, text: str |
 
 async def _first_visible(loc, named: str | None):
     visible = loc.filter(visible=True)  # one query for the first visible match, not one per candidate
-    if not await _bounded(visible.count(), 10, "finding element"):
+    if not await bounded(visible.count(), 10, "finding element"):
         raise ActionFailed(f"no visible element matches {named!r}")
-    return await _bounded(visible.first.element_handle(timeout=5000), 6, "finding element")
+    return await bounded(visible.first.element_handle(timeout=5000), 6, "finding element")
 
 
 async def carries(s: Session, target: dict, named: list[str] | None) -> None:
@@ -151,7 +151,7 @@ async def carries(s: Session, target: dict, named: list[str] | None) -> None:
     carries none of the quoted names (in its label, text, value, placeholder, title or alt)."""
     if not named:
         return
-    label = await _in_world(s, LABEL_OF, target, 10, "reading the element's name")
+    label = await in_world(s, LABEL_OF, target, 10, "reading the element's name")
     if label is None or not names_agree(named, label):
         raise ActionFailed(f"no visible element named like {named} there (found {str(label)[:60]!r})")
 
@@ -159,7 +159,7 @@ async def carries(s: Session, target: dict, named: list[str] | None) -> None:
 async def _named_point(s: Session, target: dict, named: list[str], what: str) -> dict:
     """`carries` and then `_click_point`, in one evaluation where the element needs no scrolling first
     (so a name that does not fit still scrolls nothing), else one after the other."""
-    got = await _in_world(s, NAMED_POINT, target, 10, what)
+    got = await in_world(s, NAMED_POINT, target, 10, what)
     if got["label"] is None or not names_agree(named, got["label"]):
         raise ActionFailed(f"no visible element named like {named} there (found {str(got['label'])[:60]!r})")
     if got.get("scroll"):
@@ -183,23 +183,23 @@ async def click(s: Session, ref: int | None = None, selector: str | None = None,
     if el is None:
         if x is None or y is None:
             raise SessionError("click needs a ref, a selector, a text, or both x and y")
-        await _bounded(s.page.mouse.click(x, y), timeout_s, "click")
+        await bounded(s.page.mouse.click(x, y), timeout_s, "click")
         return {"clicked": "point", "x": x, "y": y}
     at = await (_named_point(s, el, named, "click") if together else _click_point(s, el, "click"))
-    await _bounded(s.page.mouse.click(at["x"], at["y"]), timeout_s, "click")
+    await bounded(s.page.mouse.click(at["x"], at["y"]), timeout_s, "click")
     return {"clicked": "element", "bbox": at["bbox"]}
 
 
 async def _click_point(s: Session, el, what: str) -> dict:
     """Where a click on `el` lands (it is scrolled into view first); ActionFailed when it cannot be clicked.
     Refs and selectors are resolved and checked in our own world, where the page's scripts cannot answer."""
-    at = await _in_world(s, POINT_OF, el, 10, what) if isinstance(el, dict) else None
+    at = await in_world(s, POINT_OF, el, 10, what) if isinstance(el, dict) else None
     if at is not None and el.get("selector") and at.get("error", "").startswith(("invalid selector", "no visible")):
         # Playwright's selector syntax (`>>`, text=, open shadow roots) is more than CSS: its engine finds it
         el = await _first_visible(s.page.locator(el["selector"]), el["selector"])
         at = None
     if at is None:  # an element handle Playwright found: the point is computed in the page's world
-        at = await _bounded(el.evaluate("(el) => (" + POINT_OF + ")({element: el})"), 10, what)
+        at = await bounded(el.evaluate("(el) => (" + POINT_OF + ")({element: el})"), 10, what)
     if "error" in at:
         raise ActionFailed(f"{what}: {at['error']}")
     return at
@@ -212,10 +212,10 @@ async def hover(s: Session, ref: int | None = None, selector: str | None = None,
     if el is None:
         if x is None or y is None:
             raise SessionError("hover needs a ref, a selector, a text, or both x and y")
-        await _bounded(s.page.mouse.move(x, y), timeout_s, "hover")
+        await bounded(s.page.mouse.move(x, y), timeout_s, "hover")
         return {"hovered": "point"}
     at = await _click_point(s, el, "hover")
-    await _bounded(s.page.mouse.move(at["x"], at["y"]), timeout_s, "hover")
+    await bounded(s.page.mouse.move(at["x"], at["y"]), timeout_s, "hover")
     return {"hovered": "element"}
 
 
@@ -229,16 +229,16 @@ async def type_text(s: Session, text: str, ref: int | None = None, selector: str
     if el is not None:
         what = "focus before typing"
         at = await (_named_point(s, el, named, what) if named else _click_point(s, el, what))
-        await _bounded(s.page.mouse.click(at["x"], at["y"]), timeout_s, "focus before typing")
+        await bounded(s.page.mouse.click(at["x"], at["y"]), timeout_s, "focus before typing")
         if clear and isinstance(el, dict):  # select what the field holds, then delete it as a person does
-            if await _in_world(s, CLEAR_TARGET, el, 10, "clear"):
-                await _bounded(s.page.keyboard.press("Backspace"), timeout_s, "clear")
+            if await in_world(s, CLEAR_TARGET, el, 10, "clear"):
+                await bounded(s.page.keyboard.press("Backspace"), timeout_s, "clear")
         elif clear:
-            await _bounded(el.fill("", timeout=timeout_s * 1000), timeout_s + 2, "clear")
+            await bounded(el.fill("", timeout=timeout_s * 1000), timeout_s + 2, "clear")
     if delay_ms:
-        await _bounded(s.page.keyboard.type(text, delay=delay_ms), timeout_s + len(text) * delay_ms / 1000, "type")
+        await bounded(s.page.keyboard.type(text, delay=delay_ms), timeout_s + len(text) * delay_ms / 1000, "type")
     else:
-        await _bounded(type_now(s, text), timeout_s, "type")
+        await bounded(type_now(s, text), timeout_s, "type")
     return {"typed": len(text)}
 
 
@@ -258,21 +258,21 @@ async def select_option(s: Session, label: str, ref: int | None = None, selector
     if target is None:
         raise SessionError("select needs a ref or a selector")
     await carries(s, target, named)
-    labels = await _in_world(s, OPTION_LABELS, target, 10, "select")
+    labels = await in_world(s, OPTION_LABELS, target, 10, "select")
     if labels is None:
         raise ActionFailed("select: the element is not a dropdown (<select>)")
     match = next((x for x in labels if x.strip().lower() == label.strip().lower()), None)
     if match is None:
         raise ActionFailed(f"select: no option {label!r} (options: {labels[:12]})")
     await _click_point(s, target, "select")
-    if not await _in_world(s, SET_OPTION, {**target, "label": match}, timeout_s, "select"):
+    if not await in_world(s, SET_OPTION, {**target, "label": match}, timeout_s, "select"):
         raise ActionFailed(f"select: option {match!r} could not be chosen")
     return {"selected": match}
 
 
 async def press(s: Session, key: str, timeout_s: float = 30) -> dict:
     """Press one key (Playwright key names: Enter, Escape, ArrowUp, Control+A, ...)."""
-    await _bounded(s.page.keyboard.press(key), timeout_s, f"press {key}")
+    await bounded(s.page.keyboard.press(key), timeout_s, f"press {key}")
     return {"pressed": key}
 
 
@@ -287,9 +287,9 @@ async def scroll(s: Session, direction: str = "down", amount: float | None = Non
     dx = {"right": amount, "left": -amount}.get(direction.lower(), 0)
     if dy is None and not dx:
         raise SessionError(f"direction must be up, down, left or right, not {direction!r}")
-    before = await _in_world(s, PAGE_STATE, None, 10, "scroll")
-    await _bounded(s.page.mouse.move(vp["width"] / 2, vp["height"] / 2), timeout_s, "scroll")
-    await _bounded(s.page.mouse.wheel(dx, dy or 0), timeout_s, "scroll")
+    before = await in_world(s, PAGE_STATE, None, 10, "scroll")
+    await bounded(s.page.mouse.move(vp["width"] / 2, vp["height"] / 2), timeout_s, "scroll")
+    await bounded(s.page.mouse.wheel(dx, dy or 0), timeout_s, "scroll")
     at = lambda st: (st["scroll_x"], st["scroll_y"])  # noqa: E731
     last = now = before
     # The wheel scrolls asynchronously: wait until the position is stable, and while it has not moved at
@@ -297,7 +297,7 @@ async def scroll(s: Session, direction: str = "down", amount: float | None = Non
     # itself a little after the wheel, as smooth-scrolling libraries do).
     for i in range(40):
         await asyncio.sleep(0.025)
-        now = await _in_world(s, PAGE_STATE, None, 10, "scroll")
+        now = await in_world(s, PAGE_STATE, None, 10, "scroll")
         if i and at(now) == at(last) and (at(now) != at(before) or (i + 1) * 0.025 >= UNMOVED_S):
             break
         last = now
@@ -308,7 +308,7 @@ async def scroll(s: Session, direction: str = "down", amount: float | None = Non
 
 async def page_state(s: Session, max_text: int = 20_000) -> dict:
     """URL, title, scroll position and the visible text (cut to `max_text` characters)."""
-    st = await _in_world(s, PAGE_STATE, None, 15, "reading page")
+    st = await in_world(s, PAGE_STATE, None, 15, "reading page")
     st["text_truncated"] = len(st["text"]) > max_text
     st["text"] = st["text"][:max_text]
     return st
@@ -318,15 +318,15 @@ async def observe(s: Session, assets: list[str] = ()) -> dict:
     """What a person sees now: texts whose ink shows (ink.py), field values, selected states, dialogs, and
     the images and canvases that are no pictures: images among `assets` (paths on the page's server),
     canvases fed nothing else (canvas_feeds.py)."""
-    view = await _in_world(s, OBSERVE, _asking(s, assets), 15, "observing")
+    view = await in_world(s, OBSERVE, _asking(s, assets), 15, "observing")
     scroll, live, activity = tuple(view.pop("scroll")), view.pop("live"), view.pop("activity")
-    return await _bounded(ink.keep_seen(s, view, scroll, live, activity), 15, "observing")
+    return await bounded(ink.keep_seen(s, view, scroll, live, activity), 15, "observing")
 
 
 async def rasters(s: Session, assets: list[str] = ()) -> dict:
     """The page's raster sources (page_observe.py), canvases fed image data other than `assets` (paths on
     the page's server, such as /assets/1.png) marked `fed`."""
-    return await _in_world(s, RASTERS, _asking(s, assets), 15, "listing rasters")
+    return await in_world(s, RASTERS, _asking(s, assets), 15, "listing rasters")
 
 
 def _asking(s: Session, assets) -> list[str]:
@@ -339,7 +339,7 @@ async def bare(s: Session, css: str, name: str) -> dict:
     graphs/pictures.py), saved as `name`.png; with the share of the viewport's pixels it changed."""
     if not SAFE_NAME.match(name):
         raise SessionError(f"capture name {name!r} must be letters, digits, '_', '-' or '.'")
-    first, (veiled,), _, _ = await _bounded(veil.with_and_without(s, [css]), 20, "bare capture")
+    first, (veiled,), _, _ = await bounded(veil.with_and_without(s, [css]), 20, "bare capture")
     path = s.shots_dir / f"{name}.png"
     await asyncio.to_thread(Image.fromarray(veiled.astype("uint8")).save, path, compress_level=1)
     return {"path": str(path), "share": cell_share(changed(first, veiled))}
@@ -351,13 +351,13 @@ async def run_checks(s: Session, checks: list[dict], held=None, shot=None) -> li
     `held`: the activity at which capture.settled_shot holds the page it is shooting, `shot` that
     capture (the DOM is read while it waits for its frame, the ink taken away once it is done); None
     comes back when the page changed meanwhile or the pixels need it released (the caller asks again)."""
-    *results, where = await _in_world(s, RUN_CHECKS, checks, 15, "checking")
+    *results, where = await in_world(s, RUN_CHECKS, checks, 15, "checking")
     if held is not None:
         await shot
         if where["activity"] != held:
             return None
     per = [r.pop("ink", None) or [] for r in results]
-    verdicts = await _bounded(ink.seen(s, [c for cs in per for c in cs], tuple(where["scroll"]), where["live"],
+    verdicts = await bounded(ink.seen(s, [c for cs in per for c in cs], tuple(where["scroll"]), where["live"],
                                        where["activity"], held is not None), 15, "checking")
     if verdicts is None:
         return None

@@ -66,10 +66,11 @@ FEEDS = r"""
     const keep = apply(mapGet, blobKeys, [url]);
     return !!keep && keep.hex !== null && apply(includes, assets, ['sha256:' + keep.hex]);
   };
+  const blobPending = (url) => { const keep = apply(mapGet, blobKeys, [url]); return !!keep && keep.hex === null; };
   apply(listen, G, [BLOB_QUESTION, (e) => {
     try {
       const q = parseJSON(apply(detail, e, []));  // [url, assets], or [url, assets, 'pending']: is its digest still being taken?
-      if (q[2] === 'pending' ? (keep => !!keep && keep.hex === null)(apply(mapGet, blobKeys, [q[0]])) : blobAsset(q[0], q[1]))
+      if (q[2] === 'pending' ? blobPending(q[0]) : blobAsset(q[0], q[1]))
         apply(evCancel, e, []);
     } catch (x) {}
   }, true]);

@@ -129,15 +129,16 @@ SEEING_FNS = """
 
 # Whether a blob: URL holds one of the task's assets: asked of the init script (canvas_feeds.py), whose
 # event name is the canvas question's with 'w' for 'z'; `assets` is the JSON list the judge hands in.
-# A listing that may wait asks again while the URL's bytes are still being hashed (at most a second):
-# a page shown a moment after it made the URL must not have its asset taken for a picture.
+# A listing that may wait asks again while a URL's bytes are still being hashed (a second in all, however
+# many URLs a page makes): a page shown a moment after it made the URL must not have its asset taken for a picture.
 BLOB_FNS = """
   const blobAsk = (src, pending) => !!fedEvent && String(src).startsWith('blob:') && !dispatchEvent(new CustomEvent(
     'w' + fedEvent.slice(1), {detail: '[' + JSON.stringify(String(src)) + ',' + (assets || '[]') + (pending ? ',"pending"' : '') + ']',
                               cancelable: true}));
   const blobAsset = (src) => blobAsk(src, false);
+  const blobWaitEnds = performance.now() + 1000;
   const blobAssetOnceHashed = async (src) => {
-    for (let i = 0; i < 50 && blobAsk(src, true); i++) await new Promise((r) => setTimeout(r, 20));
+    while (performance.now() < blobWaitEnds && blobAsk(src, true)) await new Promise((r) => setTimeout(r, 20));
     return blobAsk(src, false);
   };
 """
