@@ -10,6 +10,9 @@ from iwr.agents.toolbox import Toolbox
 from iwr.evals.judging.artifact import judge_servers
 from iwr.graphs.judge import JudgeConfig, judge
 from iwr.graphs.pictures import PICTURE_SHARE, asset_digests, share, sort_rasters
+from iwr.mcp_servers.browser import actions
+from iwr.mcp_servers.browser.canvas_feeds import DIGEST, blob_event
+from iwr.mcp_servers.browser.hub import BrowserHub
 from iwr.tasks.frames import sample_frames
 from iwr.tasks.loader import load_suite
 
@@ -137,10 +140,6 @@ async def test_an_asset_shown_from_memory_is_known_while_its_bytes_are_still_bei
     """A blob: URL's bytes are hashed a few tasks after the page makes it; a listing taken meanwhile
     (the checkpoint's, read while its capture waits for the frame) waits for the digest instead of
     calling the task's asset a picture. A big file keeps the digest pending long enough to be seen."""
-    from iwr.mcp_servers.browser import actions
-    from iwr.mcp_servers.browser.canvas_feeds import DIGEST, blob_event
-    from iwr.mcp_servers.browser.hub import BrowserHub
-
     task = load_suite(suite_dir).get("1")
     big = (task.assets_dir / "1.png").read_bytes() + bytes(24 << 20)  # what follows IEND is not drawn
     (tmp_path / "big.png").write_bytes(big)
