@@ -11,8 +11,10 @@ import json
 from pathlib import Path
 
 from iwr.agents.toolbox import Toolbox, ToolCallError
-from iwr.graphs.description import clears_first, quote_bare_names
+from iwr.graphs.description import Query, clears_first, parse, quote_bare_names
 from iwr.graphs.grounding import Plan, label_probe, names_agree, plans_for, target_quotes, type_text_of
+from iwr.graphs.placement import only_of_kind
+from iwr.graphs.replay_memory import ReplayMemory, back_plan, beside_last, points_back
 from iwr.tasks.schema import size_of
 
 NOT_FOUND = ("no visible element", "no element with ref", "named like", "matches nothing")
@@ -25,15 +27,15 @@ UNSURE = "unsure: "
 async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: dict, task_folder: str,
                                 before: str | None, trace: dict, compat_clicks: bool = False,
                                 unsure_below: float | None = None, shadow: str | None = None,
-                                seen: set[str] | None = None) -> tuple[bool, str]:
+                                memory: ReplayMemory | None = None) -> tuple[bool, str]:
     """Ground a Click/Type without a model and perform it; (success, reason). Fills trace["grounding"].
 
     With `unsure_below`, a description match whose margin over the runner-up is smaller is not
     performed: the answer starts with UNSURE, so a caller with a model can ask it instead. With
     `shadow` (the hinted selector of an action judged with hints off), the grounding records whether
-    the description-only element is the hinted one. `seen` carries element names from one action to
-    the next (for "the new card"); it is updated here. `before` is the page's screenshot, or None
-    when the replay takes none."""
+    the description-only element is the hinted one. `memory` carries what the replay has seen and done
+    from one action to the next (graphs/replay_memory.py); it is updated here. `before` is the page's
+    screenshot, or None when the replay takes none."""
     kind, params = action["type"], action["parameters"]
     text = type_text_of(params.get("description", ""), params.get("text")) if kind == "Type" else None
     if kind == "Type" and text is None:
@@ -41,7 +43,8 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
         return False, "no text to type in the action"
     tried: list[dict] = []
     quotes = target_quotes(params.get("description", ""), kind)
-    async for plan in _plans(tools, sid, action, task, task_folder, seen):
+    grounded = memory.grounded if memory is not None else None
+    async for plan in _plans(tools, sid, action, task, task_folder, memory):
         if plan.strategy == "template":
             if before is None:  # a replay without screenshots (the typed-text probe's): one now, the page as it is
                 before = (await tools.call("browser", "screenshot", session=sid))["path"]
@@ -50,6 +53,10 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
                 continue
         # The browser acts only on an element that carries a quoted name (and fails, doing nothing, otherwise).
         named = quotes if quotes and ("selector" in plan.args or "x" in plan.args) else None
+        if plan.strategy == "hint.selector":  # the original's selector: only where it names what the original showed
+            named = quotes or hint_names(action)
+            if not named:
+                continue
         record = {"strategy": plan.strategy, "target": plan.args, "why": plan.why, "chosen": plan.chosen,
                   "runner_up": plan.alternatives[0] if plan.alternatives else None, "margin": plan.margin,
                   "alternatives": plan.alternatives, "tried": tried}
@@ -63,17 +70,47 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
         ext = action.get("iwr") or {}
         # a dropdown's option named without quotes ('Pick Meat in the category dropdown') is named all the same
         options = quotes or target_quotes(quote_bare_names(params.get("description", "")), kind)
+        # the element stands for the hinted target while it is acted on: the screenshot the action brings
+        # decides the checks, and may read the value of this very field (graphs/hinted.py)
+        before_plan = dict(grounded) if grounded is not None else None
+        if grounded is not None:
+            remember_grounding(grounded, action, plan)
         if kind == "Click" and (ext.get("select") or (plan.chosen or {}).get("tag") == "select" and options):
             ok, why = await choose_option(tools, sid, plan.args, [ext["select"]] if ext.get("select") else options, named)
         else:
             ok, why = await perform(tools, sid, kind, plan.args, text, compat_clicks,
                                     bool(ext.get("clear")) or clears_first(params.get("description", "")), named)
         tried.append({"strategy": plan.strategy, "args": plan.args, "ok": ok, "why": plan.why, "error": why or None})
+        if not ok and grounded is not None:
+            grounded.clear()
+            grounded.update(before_plan)
         if ok or not not_found(why):
             trace["grounding"] = record
+            if ok and memory is not None:
+                memory.remember(kind, plan)
             return ok, why
     trace["grounding"] = {"strategy": "none", "tried": tried}
     return False, "element not found: " + (tried[-1]["error"] if tried else "no candidate matched the description")
+
+
+def hint_names(action: dict) -> list[str]:
+    """The names the recorded target showed (its accessible name and text)."""
+    hint = (action.get("iwr") or {}).get("target") or {}
+    return [n for n in (hint.get("name"), hint.get("text")) if n and str(n).strip()]
+
+
+def remember_grounding(grounded: dict[str, str], action: dict, plan: Plan) -> None:
+    """Which element of this page stands for the action's hinted target: the hinted selector itself where
+    it was used, else the element the words chose (a point on the page names no element)."""
+    hinted = ((action.get("iwr") or {}).get("target") or {}).get("selector")
+    if not hinted:
+        return
+    if plan.strategy == "hint.selector":
+        grounded[hinted] = hinted
+    elif (plan.chosen or {}).get("css"):
+        grounded[hinted] = plan.chosen["css"]
+    else:
+        grounded.pop(hinted, None)
 
 
 async def _carries(tools: Toolbox, sid: str, target: dict, quotes: list[str], tried: list, strategy: str) -> bool:
@@ -101,22 +138,42 @@ async def _same_element(tools: Toolbox, sid: str, hinted: str, chosen_css: str |
     return None if out.get("error") else json.loads(out["value"])
 
 
-async def _plans(tools: Toolbox, sid: str, action: dict, task: dict, task_folder: str, seen: set[str] | None):
+async def _plans(tools: Toolbox, sid: str, action: dict, task: dict, task_folder: str, memory: ReplayMemory | None):
     """The grounding plans in order; the element list is fetched only when the hint did not do."""
     hint = (action.get("iwr") or {}).get("target") or {}
     if hint.get("selector"):
         yield Plan("hint.selector", {"selector": hint["selector"]}, 1.0, "structured target hint")
     elements = await tools.call("browser", "elements", session=sid, texts=True)
+    seen = memory.seen if memory is not None else None
     before = set(seen or ())
     if seen is not None:
-        seen.update(e.get("name") or e.get("text") for e in elements if e.get("interactive", True))
+        seen.update(e.get("name") or e.get("text") for e in elements)  # texts too: "the new card" is the one whose words are new
     plans = [p for p in plans_for(action, elements, size_of(task), size_of(task), before)
              if p.strategy != "hint.selector"]
+    description, kind = action["parameters"].get("description", ""), action["type"]
+    q = parse(description, kind, action["parameters"].get("text"))
+    recalled = back_plan(q, description, kind, elements, memory.used) if memory is not None else None
+    if recalled is not None:  # "the same button", or the words only guess: before the words; else after them
+        guess = bool(plans) and plans[0].strategy == "text.kind" and not plans[0].margin
+        plans.insert(0 if points_back(description) or guess else _after_words(plans), recalled)
+    if q.typing:  # "into the card title box" where no label says so: the focused field, the only one, or the
+        # one beside what the previous action used (the form it opened)
+        fields = [e for e in elements if e.get("enabled", True)]
+        fallback = only_of_kind(Query(typing=True), fields)
+        if fallback is None or not fallback.margin:
+            fallback = beside_last(fields, memory.used if memory is not None else [])
+        if fallback is not None:
+            plans.insert(_after_words(plans), fallback)
     if hint.get("crop"):  # before the recorded position, which is the weakest evidence
         at = next((n for n, p in enumerate(plans) if p.strategy == "hint.position"), len(plans))
         plans.insert(at, Plan("template", {"crop": str(Path(task_folder) / hint["crop"])}, 0.5, "recorded target's crop"))
     for plan in plans:
         yield plan
+
+
+def _after_words(plans: list[Plan]) -> int:
+    """Where a fallback goes: after the plans the description's words made, before recorded positions."""
+    return next((n for n, p in enumerate(plans) if not p.strategy.startswith(("text", "memory"))), len(plans))
 
 
 async def _template_plan(tools: Toolbox, plan: Plan, screenshot: str, tried: list) -> Plan | None:

@@ -232,6 +232,10 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
             return occurrences(after, qs[0]) > 0 and all(lid in naming for lid in items_of(after)), "no field named so"
         emptied = [f for f in fields if f.get("value", "") == ""]
         return bool(emptied), f"{len(emptied)} of {len(fields)} field(s) empty"
+    if k == "in_view":  # where the viewport shows them, not below the fold
+        missing = [q for q in qs if not any(t.get("v", True) and pattern(q).search(flat(t["t"]))
+                                            for t in after.get("texts", []))]
+        return not missing, f"not in view: {missing}" if missing else f"{list(qs)} in view"
     if k == "url":
         return any(q in after.get("url", "") for q in qs), after.get("url", "")
     changed = page_changed(before, after)

@@ -184,11 +184,11 @@ def parse(description: str, action_type: str, text: str | None = None, element_i
     sm = re.search(r"\b(big|bigger|biggest|large|larger|largest|huge|small|smaller|smallest|little|tiny)\b", plain)
     q.size = None if not sm else "small" if sm.group(1) in ("small", "smaller", "smallest", "little", "tiny") else "big"
     lm = re.search(r"\b(?:in|on|of|from)\s+the\s+(?:(\d+)(?:st|nd|rd|th)|(" + "|".join(ORDINALS) + r")|"
-                   r"(top|bottom|middle|centre|center|left|right))\s+(row|column|line)\b", plain)
-    if lm:
+                   r"(top|bottom|middle|centre|center|left|right|front|back|rear))\s+(row|column|line)\b", plain)
+    if lm:  # a theatre's front row is the one nearest the screen: the first a person reads
         word = lm.group(3)
-        n = int(lm.group(1)) if lm.group(1) else ORDINALS.get(lm.group(2)) or {"top": 1, "left": 1, "bottom": -1,
-                                                                                 "right": -1}.get(word, 0)
+        n = int(lm.group(1)) if lm.group(1) else ORDINALS.get(lm.group(2)) or {
+            "top": 1, "left": 1, "front": 1, "bottom": -1, "right": -1, "back": -1, "rear": -1}.get(word, 0)
         q.line = ("column" if lm.group(4) == "column" else "row", n)  # n = 0: the middle one
         plain = plain[:lm.start()] + plain[lm.end():]
         hm = re.search(r"\b(left|right|middle|centre|center)(?:most)?\b", plain)

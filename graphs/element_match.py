@@ -7,6 +7,9 @@ import re
 from dataclasses import dataclass, field
 
 from iwr.graphs.description import COLOURS, words_of, norm
+from iwr.tasks.names import CALENDAR
+
+CALENDAR_WORDS = set(CALENDAR.values()) | {"may"}
 
 LABEL_FIELDS = ("name", "text", "value", "placeholder", "alt", "title", "label")
 STRONG_KINDS = {"button", "link", "checkbox", "radio", "field", "dropdown", "tab", "image", "option", "menuitem"}
@@ -34,6 +37,8 @@ def fits_kind(el: dict, kind: str) -> bool:
     if kind == "field":
         return role in ("textbox", "searchbox", "combobox") or tag in ("input", "textarea") and role not in (
             "checkbox", "radio", "button", "slider")
+    if kind in ("checkbox", "radio") and looks_checkable(el):
+        return True
     if kind == "checkbox":
         return role in ("checkbox", "switch")
     if kind == "dropdown":
@@ -56,6 +61,22 @@ def fits_kind(el: dict, kind: str) -> bool:
     return len(label.split()) <= 4 and says(el, (kind,))
 
 
+CHECK_MARKS = {"", "✓", "✔", "☐", "☑", "○", "◯", "●", "◉"}
+OTHER_ACTIONS = {"delete", "remove", "close", "clear", "edit", "trash", "dismiss", "cancel", "more", "menu", "options",
+                 "settings", "expand", "collapse", "play", "pause", "next", "previous", "back"}
+
+
+def looks_checkable(el: dict) -> bool:
+    """A control a person takes for a checkbox or radio button though it is none: a small, roughly square
+    clickable box showing nothing but a check mark or nothing at all, whose name says no other action."""
+    box = el.get("bbox") or [0, 0, 0, 0]
+    if not el.get("interactive", True) or el.get("tag") in ("input", "textarea", "select", "a"):
+        return False
+    small = 8 <= box[2] <= 44 and 8 <= box[3] <= 44 and abs(box[2] - box[3]) <= 8
+    return small and str(el.get("text") or "").strip() in CHECK_MARKS and not (
+        words_of(f"{el.get('name') or ''} {el.get('title') or ''}") & OTHER_ACTIONS)
+
+
 def says(el: dict, words: tuple[str, ...], prefix: bool = False) -> bool:
     """Whether the element's labels, id or classes carry one of the words (with `prefix`, start with one)."""
     have = words_of(" ".join(str(el.get(k, "")) for k in (*LABEL_FIELDS, "id", "classes")))
@@ -65,6 +86,8 @@ def says(el: dict, words: tuple[str, ...], prefix: bool = False) -> bool:
 def phrase_score(el: dict, phrase: str) -> tuple[float, str]:
     target, raw = norm(phrase), " ".join(phrase.lower().split())
     best, why = 0.0, ""
+    if not target:  # a symbol ('★') has no words to find: symbol_score reads it
+        return best, why
     for f in LABEL_FIELDS:
         value = norm(str(el.get(f) or ""))
         if not value:
@@ -77,11 +100,21 @@ def phrase_score(el: dict, phrase: str) -> tuple[float, str]:
             cand, w = 0.5 + 0.4 * len(target) / len(value), f"{f} contains {phrase!r}"
         elif len(value) >= 3 and re.search(rf"\b{re.escape(value)}\b", target):
             cand, w = 0.6 * len(value) / len(target), f"{phrase!r} contains the {f}"
+        elif same_date(phrase, str(el.get(f))):
+            cand, w = 0.8, f"{f} shows the day {phrase!r} names"
         else:
             continue
         if cand > best:
             best, why = cand, w
     return best, why
+
+
+def same_date(phrase: str, label: str) -> bool:
+    """'Monday 15 July' on a day cell 'Mon 15': the phrase's numbers are all on the label and what it
+    says besides is a weekday or a month (the calendar around the cell shows those)."""
+    pw, lw = words_of(phrase), words_of(label)
+    digits = {w for w in pw if w.isdigit()}
+    return bool(digits) and digits <= lw and all(w in CALENDAR_WORDS for w in pw - lw)
 
 
 def symbol_score(el: dict, symbols: list[str]) -> tuple[float, str]:

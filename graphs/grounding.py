@@ -40,7 +40,61 @@ def anchors_of(query: Query, elements: list[dict]) -> list[dict]:
     return [e for e in elements if e.get("interactive", True) and any(fits_kind(e, k) for k in kinds)]
 
 
-def score_element(el: dict, q: Query, anchors: list[dict]) -> tuple[float, str]:
+def _path(el: dict) -> list[str]:
+    return [p.strip() for p in str(el.get("css") or "").split(">")]
+
+
+def _shared(a: dict, b: dict) -> int:
+    """How many steps of their CSS paths two elements share (their lowest common ancestor's depth)."""
+    n = 0
+    for x, y in zip(_path(a), _path(b)):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def same_item(q: Query, elements: list[dict], anchors: list[dict]) -> set[int]:
+    """'Remove' under the 'Granite' line, 'Delete' on the 'Milk' card: where the page's own structure
+    puts one element of those the words name in the smallest block that holds the anchor (its line, its
+    card), that element belongs to the anchor, wherever it is drawn. The refs of such elements."""
+    if not anchors or not (q.phrases or q.symbols):
+        return set()
+    named = [e for e in elements if e.get("interactive", True)
+             and max([phrase_score(e, p)[0] for p in q.phrases] + [symbol_score(e, q.symbols)[0]]) >= 0.5]
+    out = set()
+    for a in anchors:
+        depth = {e["ref"]: _shared(e, a) for e in named if e is not a}
+        best = max(depth.values(), default=0)
+        if best and list(depth.values()).count(best) == 1 and len(named) > 1:
+            out |= {r for r, d in depth.items() if d == best}
+    return out
+
+
+def own_block_choice(tied: list[tuple], elements: list[dict], words: set[str] = frozenset(),
+                     seen: set[str] | None = None) -> tuple | None:
+    """Among elements named alike, the one whose own block of the page (the texts nearer to it in the
+    page's structure than to any of the others: its card, its row) holds most of the description's
+    other words, or with `seen`, most texts not listed before the previous action ("on the new card"),
+    if one does; its (score, why, element) with the reason added."""
+    if len(tied) < 2:
+        return None
+    counts = []
+    for _, _, el in tied:
+        others = [e for _, _, e in tied if e is not el]
+        own = [t for t in elements if t is not el and _shared(t, el) > max(_shared(t, o) for o in others)]
+        labels = [str(t.get("name") or t.get("text") or "") for t in own]
+        counts.append(sum(1 for x in labels if x and x not in seen) if seen is not None
+                      else len(words & words_of(" ".join(labels))))
+    best = max(counts)
+    if not best or counts.count(best) > 1:
+        return None
+    sc, why, el = tied[counts.index(best)]
+    said = f"{best} text(s) new since the last action" if seen is not None else f"{best} of the other words"
+    return sc + 0.05, f"{why}; its own block shows {said}", el
+
+
+def score_element(el: dict, q: Query, anchors: list[dict], kin: set[int] = frozenset()) -> tuple[float, str]:
     parts, whys = [], []
     for p in q.phrases:
         s, w = phrase_score(el, p)
@@ -77,6 +131,8 @@ def score_element(el: dict, q: Query, anchors: list[dict]) -> tuple[float, str]:
             score *= 0.6
     if anchors:
         rel = max((related(q.relation.how, el, a) for a in anchors), default=0.0)
+        if el.get("ref") in kin:  # in the anchor's own block (its line, its card), by the page's structure
+            rel = max(rel, 0.7)
         if any(a is not el and inside(a["bbox"], el["bbox"]) and el.get("interactive") is False for a in anchors):
             rel = 0.0  # a plain container around the anchor is not the target
         score = score + 0.45 * rel if rel else score * (0.3 if q.relation.quoted else 0.6)
@@ -123,7 +179,6 @@ def _best_element(description: str, elements: list[dict], action_type: str, hint
     if q.new and seen:
         for e in elements:
             e["new"] = e.get("interactive", True) and (e.get("name") or e.get("text")) not in seen
-    q.phrases += [p for p in (hint_name, hint_text) if p and p not in q.phrases]
     usable = [e for e in elements if e.get("enabled", True)]
     implicit_anchor(q, usable)
     anchors = anchors_of(q, usable) if q.relation else []
@@ -140,7 +195,13 @@ def _best_element(description: str, elements: list[dict], action_type: str, hint
         plan = ordinal_plan(q, usable, anchors)
         if plan is not None:
             return plan
-    scored = sorted(((*score_element(e, q, anchors), e) for e in usable), key=lambda x: -x[0])
+    kin = same_item(q, usable, anchors)
+    # the recorded target's names (hints: the original's, maybe an invisible label) help the scores only:
+    # the places, kinds and ordinals the words give are tried first
+    hinted = [p for p in (hint_name, hint_text) if p and p not in q.phrases]
+    q.phrases += [p for p in hinted if norm(p)]
+    q.symbols += [p.strip() for p in hinted if not norm(p) and p.strip() not in q.symbols]
+    scored = sorted(((*score_element(e, q, anchors, kin), e) for e in usable), key=lambda x: -x[0])
     strong = (q.kinds - ({q.ordinal[1]} if q.ordinal else set())) & STRONG_KINDS
     kin = [x for x in scored if any(fits_kind(x[2], k) for k in strong)]
     if kin and kin[0][0] >= threshold:  # the kind the words name is a constraint, not a bonus: a label
@@ -154,6 +215,13 @@ def _best_element(description: str, elements: list[dict], action_type: str, hint
             el = tied[nth - 1 if nth > 0 else nth]
             return Plan("text.ordinal", {"ref": el["ref"]}, scored[0][0], f"{nth} of {len(tied)} elements named alike",
                         [describe(e, 0) for e in tied[:3] if e is not el], chosen=describe(el, scored[0][0]), margin=1.0)
+    if named and (q.words or q.new and seen) and not q.relation and len(scored) > 1:  # "'Select' on the 1:05 pm
+        # flight SL 426", "On the new card, click 'In progress'"
+        tied = [x for x in scored if x[0] >= scored[0][0] - 0.05]
+        held = own_block_choice(tied, elements, seen=seen) if q.new and seen else None
+        held = held or own_block_choice(tied, elements, q.words)
+        if held is not None:
+            scored = [held] + [x for x in scored if x is not held]
     if q.size and len(scored) > 1:  # "the big play button": among near-equals, the largest (or smallest)
         area = lambda e: e["bbox"][2] * e["bbox"][3] * (1 if q.size == "big" else -1)  # noqa: E731
         tied = [x for x in scored if x[0] >= scored[0][0] - 0.05]

@@ -23,10 +23,13 @@ from langgraph.runtime import Runtime
 from iwr.agents.toolbox import Toolbox, ToolCallError
 from iwr.graphs.act_offline import attempt, scroll
 from iwr.graphs.judge_config import JudgeConfig
+from iwr.graphs.hinted import candidate_checks
 from iwr.graphs.judge_llm import JudgeModelError, LlmJudge
 from iwr.graphs.pictures import DRAWN_SHARE, PICTURE_SHARE, Likeness, asset_digests, asset_paths, bare_sheet, \
     recorded_boxes, share, sort_rasters
 from iwr.graphs.profiles import LLM_METRIC
+from iwr.graphs.recorded_effects import recorded_readings, unmade
+from iwr.graphs.replay_memory import ReplayMemory
 from iwr.graphs.sentence_names import task_names
 from iwr.graphs.shot_after import shooting_after
 from iwr.graphs.visible_change import unverifiable
@@ -61,13 +64,14 @@ class JudgeContext:
     before_view: dict | None = None  # what the page showed before the current action (for its assertion)
     before_image: str | None = None  # and how it looked without its pictures, where the sentence decides nothing
     checked: tuple = ()  # (checks, results): the current action's checks, decided with its screenshot
-    seen: set = field(default_factory=set)  # names of the elements listed so far (for "the new card")
+    memory: ReplayMemory = field(default_factory=ReplayMemory)  # what the replay has seen and done (replay_memory.py)
     assets: set | None = None  # content hashes of the task's assets (pictures.py)
     served_assets: list | None = None  # where the page's server serves files that are assets
     pictures: dict = field(default_factory=dict)  # step -> the share of its checkpoint that is pictures (pictures.py)
     scored: dict = field(default_factory=dict)  # step -> its bare capture, where pictures were taken away
     likeness: Likeness | None = None  # the recording's frames and the checkpoints, once per task
     step: int = 0  # the 1-based index of the action being judged
+    scrolled: bool = False  # the action being judged moved the page under the viewport (what is seen moved)
     recorded: dict = field(default_factory=dict)  # step -> what the recording shows changing (recorded_change.py)
     names: tuple = ()  # what the task types and quotes: its sentences may name these unquoted (sentence_names.py)
 
@@ -221,21 +225,29 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     before, shots = state["shots"].get(str(i)), dict(state["shots"])
     try:
         ctx.before_view, ctx.before_image, ctx.checked = None, None, ()
-        if action.get("logical_assertion") and cfg.judging.observes and not ext.get("checks"):
+        hinted = (ext.get("checks") or []) if cfg.judging.observes else []  # the original's checks (graphs/hinted.py)
+        # what the recording shows this action changing beside a word, said or not (recorded_effects.py)
+        readings = await recorded_readings(ctx, i + 1) if cfg.judging.observes and cfg.screenshots else []
+        asserted = action.get("logical_assertion") and cfg.judging.observes and not candidate_checks(hinted, ctx.memory.grounded)
+        if asserted or readings:
             ctx.before_view = await tools.call("browser", "observe", session=sid, assets=ctx.served())
-            if before and unverifiable(action, ctx.names) and not cfg.paper_compat:  # pictures away, for 'something changed'
-                ctx.before_image = (await ctx.without_pictures(sid, before, f"step_{i}_before"))[0]
+        if asserted and before and unverifiable(action, ctx.names) and not cfg.paper_compat:  # pictures away, for 'something changed'
+            ctx.before_image = (await ctx.without_pictures(sid, before, f"step_{i}_before"))[0]
         wait_ms, after = ext.get("wait_ms", cfg.default_wait_ms), None
-        checks = (ext.get("checks") or ctx.hidden.get("checks") or None) if cfg.judging.observes else None
-        request = {"name": f"step_{i + 1}", "wait_ms": wait_ms, "checks": checks,
+        measured = (ctx.hidden.get("checks") or None) if cfg.judging.observes else None  # hints off: measured apart
+        request = {"name": f"step_{i + 1}", "wait_ms": wait_ms, "checks": measured,
                    **ctx.listing(bool(action.get("visual_evaluation_flag")))}
-        with shooting_after(ctx, action["type"], request if cfg.screenshots else None) as acting:
+        applied = (lambda: candidate_checks(hinted, ctx.memory.grounded) or None) if hinted else None
+        with shooting_after(ctx, action["type"], request if cfg.screenshots else None, applied) as acting:
             ok, detail = await do_action(ctx, sid, action, state, trace)
+        ctx.scrolled = action["type"] == "Scroll" and ok
         if ok:
+            if hinted:  # the assertion is decided on the checks that apply to this page
+                action = {**action, "iwr": {**ext, "checks": candidate_checks(hinted, ctx.memory.grounded)}}
             if cfg.screenshots:
-                shot = acting.taken() or await tools.call("browser", "screenshot", session=sid, **request)
+                shot = acting.taken() or await tools.call("browser", "screenshot", session=sid, **acting.resolved())
                 after = shots[str(i + 1)] = trace["screenshot"] = shot["path"]
-                ctx.checked = (checks, shot["checks"]) if shot.get("checks") is not None else ()
+                ctx.checked = (acting.sent, shot["checks"]) if shot.get("checks") is not None else ()
                 if action.get("visual_evaluation_flag"):
                     scored = await ctx.bare_of(sid, i + 1, shot)
                     ctx.start_scoring(i + 1, state["task_folder"], scored)
@@ -245,6 +257,10 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
             if verdict is not None:
                 trace["assertion"], ok = verdict, verdict["passed"]
                 detail = detail if ok else "assertion failed: " + verdict["reason"]
+            if ok and readings:
+                missing = unmade(readings, ctx.before_view, await tools.call("browser", "observe", session=sid, assets=ctx.served()))
+                trace["recorded_effects"] = {"readings": [list(r) for r in readings], "unmade": missing}
+                ok, detail = not missing, "the recording's change is not made: " + "; ".join(missing) if missing else detail
     except ToolCallError as e:  # the page stopped answering (a hung script): this action fails, the replay ends
         ok, detail = False, f"the page stopped responding: {e}"
     trace.update(status="passed" if ok else "failed", error=None if ok else detail,

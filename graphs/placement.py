@@ -40,6 +40,8 @@ def related(how: str, el: dict, anchor: dict) -> float:
     if how == "inside":
         if inside(b, a):
             return 1.0
+        if same_row:  # "'Delete' on 'Walk the dog'": on the line those words head (its row, its item)
+            return 0.8 * decay
         return 0.7 * decay if same_col and cy > a[1] else 0.0
     return (1.0 if same_row else 0.6) * decay  # near, for, of
 

@@ -70,7 +70,7 @@ TYPED = r"\b(typed|entered) (text|value|word|query|name)|\bwhat was typed\b|\bth
 @dataclass
 class Claim:
     kind: str  # shown, absent, only, closed, opened, empty, struck, checked, selected, enabled, styled, count,
-    # range, reads, numbered_alike, none_checked, url, order, unchanged, changed
+    # range, reads, numbered_alike, none_checked, url, order, unchanged, in_view, changed
     texts: tuple[str, ...] = ()
     negated: bool = False
     fresh: bool = True  # shown: the action must have had an effect (not "still")
@@ -116,10 +116,18 @@ def _clauses(masked: str) -> list[str]:
     return [c.strip() for c in out if c.strip()]
 
 
+# Numbered things said to be in view: "the last row with days 29 and 30 is visible"
+IN_VIEW = (r"\b(?:days?|numbers?|dates?|cells?|squares?|rows?|items?|lines?|steps?|pages?|questions?|levels?)\s+"
+           r"(\d+(?:\s*(?:,|and|&)\s*\d+)*)\b[^;]*?\b(?:visible|in view|on screen|can be seen|come into view)\b")
+
+
 def _side_claims(low: str, names: tuple[str, ...]) -> list[Claim]:
     """Claims a clause makes besides what it says of its quoted texts: none checked, a numbered run,
-    a count, a number read next to a word."""
+    a count, a number read next to a word, numbered things in view."""
     out = []
+    m = re.search(IN_VIEW, low)
+    if m:
+        out.append(Claim("in_view", tuple(re.findall(r"\d+", m.group(1)))))
     if re.search(NOTHING, low):
         out.append(Claim("unchanged"))
     if re.search(NONE_CHECKED, low):

@@ -2,6 +2,7 @@
 fewer for each judged action, a few ms on an idle machine and a few tens on a loaded one."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import contextmanager
 from typing import Any
 
@@ -16,13 +17,22 @@ class ShotAfter:
     """`tools` as they are, except that the tool that ends an action of type `kind` also takes the
     screenshot `request` asks for (the screenshot tool's name, wait_ms and checks) once it succeeded.
     `taken()` gives that screenshot's answer, None when no call took it (a scroll, a click that raised
-    and was counted as done all the same); ToolCallError when it failed, as the screenshot tool would."""
+    and was counted as done all the same); ToolCallError when it failed, as the screenshot tool would.
+    `checks`, when given, makes the request's checks at the time of the shot (they may name the element
+    the action was grounded on); `sent` holds the checks the shot was asked for."""
 
-    def __init__(self, tools, kind: str, request: dict | None):
-        self.tools, self.request = tools, request
+    def __init__(self, tools, kind: str, request: dict | None, checks: Callable[[], list | None] | None = None):
+        self.tools, self.request, self.checks = tools, request, checks
         self.folded = LAST_TOOLS.get(kind, ()) if request else ()
         self._shot: dict | None = None
         self._error: str | None = None
+        self.sent: list | None = (request or {}).get("checks")
+
+    def resolved(self) -> dict:
+        """The screenshot request as it is to be sent now."""
+        if self.checks is not None:
+            self.sent = self.checks()
+        return {**(self.request or {}), "checks": self.sent}
 
     def __getattr__(self, name: str):
         return getattr(self.tools, name)
@@ -30,7 +40,7 @@ class ShotAfter:
     async def call(self, server: str, tool: str, **arguments: Any) -> Any:
         if server != "browser" or tool not in self.folded:
             return await self.tools.call(server, tool, **arguments)
-        out = await self.tools.call(server, tool, **arguments, then=self.request)
+        out = await self.tools.call(server, tool, **arguments, then=self.resolved())
         self._shot, self._error = out.get("shot"), out.get("shot_error")
         return out
 
@@ -41,11 +51,11 @@ class ShotAfter:
 
 
 @contextmanager
-def shooting_after(ctx, kind: str, request: dict | None):
+def shooting_after(ctx, kind: str, request: dict | None, checks: Callable[[], list | None] | None = None):
     """The judge context's tools made a ShotAfter while an action is grounded and done (grounding
     reaches the browser through `ctx.tools`), and given back afterwards."""
     tools = ctx.tools
-    ctx.tools = acting = ShotAfter(tools, kind, request)
+    ctx.tools = acting = ShotAfter(tools, kind, request, checks)
     try:
         yield acting
     finally:

@@ -32,7 +32,7 @@ async def recheck(ctx, sid: str, verdict: dict, before_image: str | None, after_
     ok, why = by_words(rec, ctx.before_view, after_view) if rec is not None else (None, "")
     if ok is not None:
         return {**verdict, "passed": ok, "method": "recording", "decided_by": "recording", "reason": why}
-    seen, grid = page_changed(ctx.before_view, after_view), None
+    seen, grid = page_changed(ctx.before_view, after_view) or ctx.scrolled, None  # a scroll moves all a person sees
     if seen and before_image and after_shot:
         grid = change_between(before_image, (await ctx.without_pictures(sid, after_shot, name))[0])
         seen = grid is None or bool(grid.any())  # one 16-pixel cell will do: a toggled icon is that small

@@ -6,6 +6,7 @@ from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent  # the tree the packages sit in (a checkout, in development)
 BUNDLED_SUITE = PROJECT_ROOT / "tasks" / "suite"
+AGREEMENT_CORPUS = PROJECT_ROOT / "tasks" / "agreement"  # pages made outside the judge, labelled by people
 RUNS_DIR = Path("runs")  # where runs, their database and the caches live, relative to the working folder
 RESOLUTION = "1920x1080"  # the official default when a task records none
 RECORDING_RESOLUTION = "1280x800"  # what the recorder uses when a script names none

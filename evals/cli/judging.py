@@ -14,7 +14,7 @@ from iwr.evals.cli.progress import progress_bar
 from iwr.evals.cli.tasks import suite_or_exit
 from iwr.evals.run import logs
 from iwr.settings import settings
-from iwr.tasks.defaults import BUNDLED_SUITE, judge_cache
+from iwr.tasks.defaults import AGREEMENT_CORPUS as AGREEMENT, BUNDLED_SUITE, judge_cache
 
 out = Console()
 
@@ -92,6 +92,11 @@ def calibrate(
                                                "restyled copy of each reference (default: with --hints off)"),
     metric_drift: bool = typer.Option(False, "--metric-drift", help="rescore every judged page with the metrics as "
                                       "first written; report the largest LVS/HVS difference"),
+    agreement: Optional[bool] = typer.Option(None, "--agreement/--no-agreement", help="--agreement: only set the judge "
+                                             "beside the graders of the agreement corpus (tasks/agreement), hints on "
+                                             "and off; by default the calibration includes that corpus under its own "
+                                             "hints setting"),
+    corpus: Path = typer.Option(AGREEMENT, help="the agreement corpus"),
     as_json: bool = typer.Option(False, "--json", help="print the calibration as JSON"),
 ):
     """Judge every reference site and injected defects of it; report detection per defect kind.
@@ -99,7 +104,9 @@ def calibrate(
     Examples:
       iwr calibrate --json
       iwr calibrate --hints off --json     (adds grounding/assertion agreement, false negatives, tasks/real)
+      iwr calibrate --agreement            (the judge against people's labels, hints on and off)
     """
+    from iwr.evals.quality.agreement import judge_agreement
     from iwr.evals.quality.calibrate import calibrate as run_calibration
     from iwr.evals.quality.real_corpus import REAL_SUITE
 
@@ -108,15 +115,22 @@ def calibrate(
         raise typer.Exit(2)
     off = hints == "off"
     logs.configure()
-    suite = suite_or_exit(tasks)
     cache = None if no_cache else judge_cache()
+    if agreement:
+        with progress_bar("agreement: judgements") as bar:
+            res = asyncio.run(judge_agreement(corpus, work, (True, False), cache_dir=cache, progress=bar))
+        show_agreement(out, res, as_json)
+        return
+    suite = suite_or_exit(tasks)
     real = real or (REAL_SUITE if off and (REAL_SUITE / "originals.json").is_file() else None)
     with progress_bar("calibrate: judgements") as bar:
         res = asyncio.run(run_calibration(suite, work, max_tasks, cache_dir=cache, hints=not off, real=real,
                                           equivalents=off if equivalents is None else equivalents, drift=metric_drift,
                                           progress=bar))
+        if agreement is None:
+            res["agreement"] = asyncio.run(judge_agreement(corpus, work, (not off,), cache_dir=cache, progress=bar))
     if as_json:
-        typer.echo(json.dumps({k: v for k, v in res.items() if k != "rows"}))
+        typer.echo(json.dumps({k: without_rows(v) if k == "agreement" else v for k, v in res.items() if k != "rows"}))
         return
     t = Table(title=f"calibration: {res['mutants']} mutants, {res['detection_rate'] * 100:.1f} % detected, "
                     f"reference Final min {res['oracle_final_min'] * 100:.1f}")
@@ -131,6 +145,40 @@ def calibrate(
     for k in keys:
         if res.get(k) is not None:
             out.print(f"{k}: {res[k]}")
+    if res.get("agreement"):
+        show_agreement(out, res["agreement"], False)
+
+
+def without_rows(res: dict) -> dict:
+    """The agreement figures without their per-page rows (kept for reports, too long for a terminal)."""
+    return {k: ({kk: vv for kk, vv in v.items() if kk != "rows"} if isinstance(v, dict) else v) for k, v in res.items()}
+
+
+def show_agreement(console: Console, res: dict, as_json: bool) -> None:
+    """The agreement figures: JSON, or a table per hints setting (overall, per corpus, per kind of page)."""
+    if as_json:
+        typer.echo(json.dumps(without_rows(res)))
+        return
+    if "agreement_unavailable" in res:
+        console.print(f"agreement: {res['agreement_unavailable']}")
+        return
+    cols = ("per_action_agreement", "false_fail_rate", "false_pass_rate", "first_failure_exact", "kendall_tau")
+    for setting in ("hints_on", "hints_off"):
+        if setting not in res:
+            continue
+        r = res[setting]
+        t = Table(title=f"agreement with the graders, {setting.replace('_', ' ')}: {r['pages']} pages, "
+                        f"{r['actions_compared']} actions compared")
+        for c in ("pages", *cols):
+            t.add_column(c)
+        rows = [("all", r)] + [(f"corpus {k}", v) for k, v in r["by_corpus"].items()] + \
+               [(f"page {k}", v) for k, v in r["by_mode"].items()]
+        for name, v in rows:
+            t.add_row(name, *[str(v.get(c)) for c in cols])
+        console.print(t)
+        for d in r["disagreements"][:40]:
+            console.print(f"  {d['page']} (task {d['task']}) action {d['index']}: judge {d['judge']}, grader {d['grader']}"
+                          f" ({d['grader_reason']}) / judge: {d['judge_reason']}")
 
 
 def bench(

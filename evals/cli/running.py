@@ -52,6 +52,9 @@ def run(
                                              "auto, EasyOCR where it is installed else Tesseract (default: the profile's; "
                                              "paper: auto)"),
     paper_compat: bool = typer.Option(False, "--paper-compat", help="reproduce the reference code's quirks"),
+    hints: str = typer.Option("on", help="on: the judge may use our recorder's per-action hints where the task has them "
+                              "(only through what it grounded on the page: a hint never names the candidate's own "
+                              "structure); off: the words alone, as on official data"),
     seconds: float = typer.Option(1800, help="wall-clock budget per task for a coder (an outside agent is stopped then)"),
     max_tokens: int = typer.Option(400_000, help="iterative: prompt plus completion tokens per task; the loop stops "
                                    "at the first budget reached and records which (stop_reason)"),
@@ -66,6 +69,7 @@ def run(
     Examples:
       iwr run --agent oracle
       iwr run --agent oracle,static,blank
+      iwr run --agent oracle --hints off     # the words alone, as the official data set has them
       iwr run --agent single-shot --model openai/gpt-4o --json
       iwr run --agent oracle --executor ray --concurrency 4   # a local Ray instance; --address HOST:PORT joins a cluster
       iwr run --agent single-shot,iterative --turns 1,2,4,8 --model openai/qwen --api-base http://127.0.0.1:8000/v1
@@ -88,8 +92,10 @@ def run(
                        cache_path=response_cache_path(runs_dir, no_cache or epochs > 1), price_in=price_in,
                        price_out=price_out) if model or price_in is not None or price_out is not None else None
     try:
+        if hints not in ("on", "off"):
+            raise ValueError(f"--hints is on or off, not {hints!r}")
         jcfg = judge_config(judge_profile, paper_compat, judge_model, judge_api_base, response_cache(runs_dir),
-                            ocr_engine=ocr_engine)
+                            hints=hints == "on", ocr_engine=ocr_engine)
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)

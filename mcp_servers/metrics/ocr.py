@@ -81,6 +81,21 @@ def _upscaled(gray: Image.Image) -> tuple[Image.Image, int]:
     return gray, k
 
 
+def tesseract_boxes(img: Image.Image) -> list[dict]:
+    """Tesseract's words with their boxes, in the image's pixels: [{t, x, y, w, h}] in reading order."""
+    import pytesseract
+
+    gray, k = _upscaled(img.convert("L"))
+    try:
+        with _single_threaded_tesseract():
+            tsv = str(pytesseract.image_to_data(gray))
+    except pytesseract.TesseractNotFoundError as exc:
+        raise MetricUnavailable("tesseract is not installed: apt-get install tesseract-ocr") from exc
+    rows = (line.split("\t") for line in tsv.splitlines())
+    return [{"t": c[11], "x": int(c[6]) / k, "y": int(c[7]) / k, "w": int(c[8]) / k, "h": int(c[9]) / k}
+            for c in rows if len(c) >= 12 and c[0] == "5" and c[11].strip()]
+
+
 def tesseract_words(gray: np.ndarray) -> list[str]:
     """Tesseract's words on an 8-bit grey image (upscaled like `ocr_text`), in reading order: through
     libtesseract in process when it loads, else through the program. Joined by spaces, they are

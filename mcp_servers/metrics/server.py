@@ -86,30 +86,33 @@ def build_server(allowed_roots: list[Path] | None = None, preload: bool = True, 
 
     @mcp.tool(annotations=READ_ONLY)
     @errors
-    async def ocr(image: str, ctx: Context, max_chars: int = 4000, box: list[int] | None = None) -> dict:
+    async def ocr(image: str, ctx: Context, max_chars: int = 4000, box: list[int] | None = None,
+                  words: bool = False) -> dict:
         """Text read from an image by OCR (Tesseract), cut to max_chars; with box [x, y, width, height],
-        from that part of the image only."""
+        from that part of the image only; with words, each word and its box too (in the part's pixels)."""
         await ctx.request_context.lifespan_context.models()
         from iwr.mcp_servers.metrics.images import load_rgb
-        from iwr.mcp_servers.metrics.ocr import ocr_text
+        from iwr.mcp_servers.metrics.ocr import ocr_text, tesseract_boxes
 
         path = confined(image, roots)
         if box is not None and (len(box) != 4 or box[2] <= 0 or box[3] <= 0):
             raise ValueError(f"box is [x, y, width, height] with a positive size, not {box}")
         stat = path.stat()
-        key = (str(path), stat.st_mtime_ns, stat.st_size, tuple(box or ()))  # the judge reads each checkpoint once per mutant
+        key = (str(path), stat.st_mtime_ns, stat.st_size, tuple(box or ()), words)  # each checkpoint once per mutant
         if key not in read:
-            def read_part() -> str:
+            def read_part():
                 img = load_rgb(path)
                 img = img.crop((box[0], box[1], box[0] + box[2], box[1] + box[3])) if box else img
                 lo, hi = img.convert("L").getextrema()
-                return ocr_text(img) if hi - lo > 8 else ""  # a blank part has no words (Tesseract complains of it)
+                if hi - lo <= 8:  # a blank part has no words (Tesseract complains of it)
+                    return ("", []) if words else ""
+                return (ocr_text(img), tesseract_boxes(img)) if words else ocr_text(img)
 
             read[key] = await anyio.to_thread.run_sync(read_part)
             while len(read) > 256:
                 read.pop(next(iter(read)))
-        text = read[key]
-        return {"text": text[:max_chars], "truncated": len(text) > max_chars}
+        text, boxes = read[key] if words else (read[key], None)
+        return {"text": text[:max_chars], "truncated": len(text) > max_chars, **({"words": boxes} if words else {})}
 
     @mcp.tool(annotations=READ_ONLY)
     @errors

@@ -1,0 +1,78 @@
+"""What a replay remembers from one action to the next, as a person using the page does: which elements
+were listed ("the new card" is one not seen before), which element stood for a hinted target of the
+original (graphs/hinted.py), and which elements the actions were done on ("the same button", "the box"
+typed into two actions ago)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from iwr.graphs.description import Query, quoted
+from iwr.graphs.element_match import Plan, describe, fits_kind
+from iwr.tasks.names import names_agree
+
+# Words by which a description points back at an element an earlier action used: "the same button",
+# "again", "Click it" ("it" as the verb's object: in "to clear it" it is what the target acts on).
+BACK = re.compile(r"\b(?:same|again|once more|one more time|that one|this one)\b|^\s*[a-z]+\s+(?:it|them)\b")
+
+
+@dataclass
+class ReplayMemory:
+    """The judge's memory across the actions of one replay."""
+
+    seen: set = field(default_factory=set)  # names of the elements listed so far
+    grounded: dict = field(default_factory=dict)  # a hinted selector of the original -> the element done on here
+    used: list = field(default_factory=list)  # the elements acted on, oldest first: {css, type, kind, name}
+
+    def remember(self, action_type: str, plan: Plan) -> None:
+        """An action was done on the element `plan` designates (a point on the page designates none)."""
+        css = (plan.chosen or {}).get("css") or plan.args.get("selector")
+        if css:
+            self.used.append({"css": css, "type": action_type, "name": (plan.chosen or {}).get("name") or ""})
+
+
+def points_back(description: str) -> bool:
+    """Whether a description refers to an element an earlier action used ("Click the same button again")."""
+    return bool(BACK.search(re.sub(r"'[^']*'|\"[^\"]*\"", " ", description.lower())))
+
+
+def back_plan(q: Query, description: str, action_type: str, elements: list[dict], used: list[dict]) -> Plan | None:
+    """The element an earlier action used that this one means: the most recent one still on the page that
+    fits the description's kind (a field, for typing) and carries its quoted name, if it quotes one. A
+    description that names neither a kind nor a name means an earlier element only where it points back."""
+    if not (q.typing or q.kinds or quoted(description) or points_back(description)):
+        return None
+    here = {e.get("css"): e for e in elements if e.get("css") and e.get("enabled", True) and not e.get("covered")}
+    names = [n for n in quoted(description)[1 if q.typing else 0:]]
+    kinds = {"field"} if q.typing else q.kinds
+    for past in reversed(used):
+        el = here.get(past["css"])
+        if el is None or (kinds and not any(fits_kind(el, k) for k in kinds)):
+            continue
+        if names and not names_agree(names, f"{el.get('name') or ''} {el.get('text') or ''} {el.get('label') or ''}"
+                                            f" {el.get('placeholder') or ''}"):
+            continue
+        if not kinds and not names and past["type"] != action_type:
+            continue
+        return Plan("memory", {"ref": el["ref"]}, 0.6, f"the {'/'.join(sorted(kinds)) or 'element'} an earlier "
+                    f"action used ({past['name'][:40]!r})", chosen=describe(el, 0.6), margin=None)
+    return None
+
+
+def beside_last(elements: list[dict], used: list[dict], kind: str = "field") -> Plan | None:
+    """The element of a kind nearest to what the previous action used, when it is clearly the nearest
+    (half the distance of any other): the box of the form a click just opened."""
+    last = next((e for e in elements if used and e.get("css") == used[-1]["css"]), None)
+    group = [e for e in elements if e.get("interactive", True) and not e.get("covered") and fits_kind(e, kind)
+             and e is not last]
+    if last is None or not group:
+        return None
+    lx, ly, lw, lh = last["bbox"]
+    gap = lambda e: max(e["bbox"][0] - (lx + lw), lx - (e["bbox"][0] + e["bbox"][2]), 0) + \
+        max(e["bbox"][1] - (ly + lh), ly - (e["bbox"][1] + e["bbox"][3]), 0)  # noqa: E731
+    ranked = sorted(group, key=gap)
+    if len(ranked) > 1 and gap(ranked[1]) < 2 * gap(ranked[0]) + 20:
+        return None
+    el = ranked[0]
+    return Plan("memory", {"ref": el["ref"]}, 0.55, f"the {kind} beside what the previous action used",
+                chosen=describe(el, 0.55), margin=None)
