@@ -94,8 +94,8 @@ def calibrate(
                                       "first written; report the largest LVS/HVS difference"),
     agreement: Optional[bool] = typer.Option(None, "--agreement/--no-agreement", help="--agreement: only set the judge "
                                              "beside the graders of the agreement corpus (tasks/agreement), hints on "
-                                             "and off; by default the calibration includes that corpus under its own "
-                                             "hints setting"),
+                                             "and off; by default a whole calibration (no --max-tasks) includes that "
+                                             "corpus under its own hints setting"),
     corpus: Path = typer.Option(AGREEMENT, help="the agreement corpus"),
     as_json: bool = typer.Option(False, "--json", help="print the calibration as JSON"),
 ):
@@ -127,7 +127,7 @@ def calibrate(
         res = asyncio.run(run_calibration(suite, work, max_tasks, cache_dir=cache, hints=not off, real=real,
                                           equivalents=off if equivalents is None else equivalents, drift=metric_drift,
                                           progress=bar))
-        if agreement is None:
+        if agreement is None and max_tasks is None:  # the whole calibration: the judge against people too
             res["agreement"] = asyncio.run(judge_agreement(corpus, work, (not off,), cache_dir=cache, progress=bar))
     if as_json:
         typer.echo(json.dumps({k: without_rows(v) if k == "agreement" else v for k, v in res.items() if k != "rows"}))
