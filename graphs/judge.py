@@ -28,7 +28,7 @@ from iwr.graphs.judge_llm import JudgeModelError, LlmJudge
 from iwr.graphs.pictures import DRAWN_SHARE, PICTURE_SHARE, Likeness, asset_digests, asset_paths, bare_sheet, \
     recorded_boxes, share, sort_rasters
 from iwr.graphs.profiles import LLM_METRIC
-from iwr.graphs.recorded_effects import recorded_readings, unmade
+from iwr.graphs.recorded_effects import effects_made, recorded_readings
 from iwr.graphs.replay_memory import ReplayMemory
 from iwr.graphs.sentence_names import task_names
 from iwr.graphs.shot_after import shooting_after
@@ -258,9 +258,7 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
                 trace["assertion"], ok = verdict, verdict["passed"]
                 detail = detail if ok else "assertion failed: " + verdict["reason"]
             if ok and readings:
-                missing = unmade(readings, ctx.before_view, await tools.call("browser", "observe", session=sid, assets=ctx.served()))
-                trace["recorded_effects"] = {"readings": [list(r) for r in readings], "unmade": missing}
-                ok, detail = not missing, "the recording's change is not made: " + "; ".join(missing) if missing else detail
+                ok, detail = await effects_made(ctx, sid, readings, trace)
     except ToolCallError as e:  # the page stopped answering (a hung script): this action fails, the replay ends
         ok, detail = False, f"the page stopped responding: {e}"
     trace.update(status="passed" if ok else "failed", error=None if ok else detail,

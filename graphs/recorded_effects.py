@@ -81,3 +81,12 @@ def unmade(readings: list[tuple[str, str, str]], before: dict, after: dict) -> l
         if len(then) == 1 and then == later and now not in later:
             out.append(f"{word} stays {next(iter(later))} (the recording shows {was} -> {now})")
     return out
+
+
+async def effects_made(ctx, sid: str, readings: list[tuple[str, str, str]], trace: dict) -> tuple[bool, str]:
+    """Whether the page made the recording's changed readings (its view before the action is the
+    judge's `before_view`); (passed, reason), noted in the action's trace."""
+    after = await ctx.tools.call("browser", "observe", session=sid, assets=ctx.served())
+    missing = unmade(readings, ctx.before_view or {}, after)
+    trace["recorded_effects"] = {"readings": [list(r) for r in readings], "unmade": missing}
+    return not missing, "the recording's change is not made: " + "; ".join(missing) if missing else ""
