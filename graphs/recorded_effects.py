@@ -12,6 +12,7 @@ is not held to it: the rule asks only that what visibly moved in the recording m
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from iwr.graphs.page_view import flat
 from iwr.graphs.recorded_change import change_between, regions
@@ -45,8 +46,8 @@ async def recorded_readings(ctx, step: int) -> list[tuple[str, str, str]]:
     """(word, number before, number after) for each number the recording shows changing next to a word
     across action `step`; read once per task and step. Empty without the recording's screens on both sides."""
     before, after = ctx.refs.get(step - 1), ctx.refs.get(step)
-    if ctx.config.paper_compat or not (before and after):
-        return []
+    if ctx.config.paper_compat or not (before and after and Path(before).is_file() and Path(after).is_file()):
+        return []  # (a coder replaying its own page has no recording's screens)
     key = ("readings", step)
     if key not in ctx.recorded:
         grid = change_between(before, after)
