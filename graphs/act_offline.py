@@ -43,7 +43,6 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
         return False, "no text to type in the action"
     tried: list[dict] = []
     quotes = target_quotes(params.get("description", ""), kind)
-    grounded = memory.grounded if memory is not None else None
     async for plan in _plans(tools, sid, action, task, task_folder, memory):
         if plan.strategy == "template":
             if before is None:  # a replay without screenshots (the typed-text probe's): one now, the page as it is
@@ -70,20 +69,12 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
         ext = action.get("iwr") or {}
         # a dropdown's option named without quotes ('Pick Meat in the category dropdown') is named all the same
         options = quotes or target_quotes(quote_bare_names(params.get("description", "")), kind)
-        # the element stands for the hinted target while it is acted on: the screenshot the action brings
-        # decides the checks, and may read the value of this very field (graphs/hinted.py)
-        before_plan = dict(grounded) if grounded is not None else None
-        if grounded is not None:
-            remember_grounding(grounded, action, plan)
         if kind == "Click" and (ext.get("select") or (plan.chosen or {}).get("tag") == "select" and options):
             ok, why = await choose_option(tools, sid, plan.args, [ext["select"]] if ext.get("select") else options, named)
         else:
             ok, why = await perform(tools, sid, kind, plan.args, text, compat_clicks,
                                     bool(ext.get("clear")) or clears_first(params.get("description", "")), named)
         tried.append({"strategy": plan.strategy, "args": plan.args, "ok": ok, "why": plan.why, "error": why or None})
-        if not ok and grounded is not None:
-            grounded.clear()
-            grounded.update(before_plan)
         if ok or not not_found(why):
             trace["grounding"] = record
             if ok and memory is not None:
@@ -97,20 +88,6 @@ def hint_names(action: dict) -> list[str]:
     """The names the recorded target showed (its accessible name and text)."""
     hint = (action.get("iwr") or {}).get("target") or {}
     return [n for n in (hint.get("name"), hint.get("text")) if n and str(n).strip()]
-
-
-def remember_grounding(grounded: dict[str, str], action: dict, plan: Plan) -> None:
-    """Which element of this page stands for the action's hinted target: the hinted selector itself where
-    it was used, else the element the words chose (a point on the page names no element)."""
-    hinted = ((action.get("iwr") or {}).get("target") or {}).get("selector")
-    if not hinted:
-        return
-    if plan.strategy == "hint.selector":
-        grounded[hinted] = hinted
-    elif (plan.chosen or {}).get("css"):
-        grounded[hinted] = plan.chosen["css"]
-    else:
-        grounded.pop(hinted, None)
 
 
 async def _carries(tools: Toolbox, sid: str, target: dict, quotes: list[str], tried: list, strategy: str) -> bool:

@@ -225,29 +225,30 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     before, shots = state["shots"].get(str(i)), dict(state["shots"])
     try:
         ctx.before_view, ctx.before_image, ctx.checked = None, None, ()
-        hinted = (ext.get("checks") or []) if cfg.judging.observes else []  # the original's checks (graphs/hinted.py)
+        # the original's checks that apply to this page (graphs/hinted.py); with hints off, the original's
+        # checks are measured apart (calibrate's assertion agreement)
+        applied = candidate_checks(ext.get("checks")) if cfg.judging.observes else []
         # what the recording shows this action changing beside a word, said or not (recorded_effects.py)
         readings = await recorded_readings(ctx, i + 1) if cfg.judging.observes and cfg.screenshots else []
-        asserted = action.get("logical_assertion") and cfg.judging.observes and not candidate_checks(hinted, ctx.memory.grounded)
+        asserted = action.get("logical_assertion") and cfg.judging.observes and not applied
         if asserted or readings:
             ctx.before_view = await tools.call("browser", "observe", session=sid, assets=ctx.served())
         if asserted and before and unverifiable(action, ctx.names) and not cfg.paper_compat:  # pictures away, for 'something changed'
             ctx.before_image = (await ctx.without_pictures(sid, before, f"step_{i}_before"))[0]
         wait_ms, after = ext.get("wait_ms", cfg.default_wait_ms), None
-        measured = (ctx.hidden.get("checks") or None) if cfg.judging.observes else None  # hints off: measured apart
-        request = {"name": f"step_{i + 1}", "wait_ms": wait_ms, "checks": measured,
+        checks = (applied or ctx.hidden.get("checks") or None) if cfg.judging.observes else None
+        request = {"name": f"step_{i + 1}", "wait_ms": wait_ms, "checks": checks,
                    **ctx.listing(bool(action.get("visual_evaluation_flag")))}
-        applied = (lambda: candidate_checks(hinted, ctx.memory.grounded) or None) if hinted else None
-        with shooting_after(ctx, action["type"], request if cfg.screenshots else None, applied) as acting:
+        with shooting_after(ctx, action["type"], request if cfg.screenshots else None) as acting:
             ok, detail = await do_action(ctx, sid, action, state, trace)
         ctx.scrolled = action["type"] == "Scroll" and ok
         if ok:
-            if hinted:  # the assertion is decided on the checks that apply to this page
-                action = {**action, "iwr": {**ext, "checks": candidate_checks(hinted, ctx.memory.grounded)}}
+            if ext.get("checks"):  # the assertion is decided on the checks that apply to this page
+                action = {**action, "iwr": {**ext, "checks": applied}}
             if cfg.screenshots:
-                shot = acting.taken() or await tools.call("browser", "screenshot", session=sid, **acting.resolved())
+                shot = acting.taken() or await tools.call("browser", "screenshot", session=sid, **request)
                 after = shots[str(i + 1)] = trace["screenshot"] = shot["path"]
-                ctx.checked = (acting.sent, shot["checks"]) if shot.get("checks") is not None else ()
+                ctx.checked = (checks, shot["checks"]) if shot.get("checks") is not None else ()
                 if action.get("visual_evaluation_flag"):
                     scored = await ctx.bare_of(sid, i + 1, shot)
                     ctx.start_scoring(i + 1, state["task_folder"], scored)

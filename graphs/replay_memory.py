@@ -1,7 +1,6 @@
 """What a replay remembers from one action to the next, as a person using the page does: which elements
-were listed ("the new card" is one not seen before), which element stood for a hinted target of the
-original (graphs/hinted.py), and which elements the actions were done on ("the same button", "the box"
-typed into two actions ago)."""
+were listed ("the new card" is one not seen before) and which elements the actions were done on ("the
+same button", "the box" typed into two actions ago)."""
 from __future__ import annotations
 
 import re
@@ -21,7 +20,6 @@ class ReplayMemory:
     """The judge's memory across the actions of one replay."""
 
     seen: set = field(default_factory=set)  # names of the elements listed so far
-    grounded: dict = field(default_factory=dict)  # a hinted selector of the original -> the element done on here
     used: list = field(default_factory=list)  # the elements acted on, oldest first: {css, type, kind, name}
 
     def remember(self, action_type: str, plan: Plan) -> None:

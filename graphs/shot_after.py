@@ -2,7 +2,6 @@
 fewer for each judged action, a few ms on an idle machine and a few tens on a loaded one."""
 from __future__ import annotations
 
-from collections.abc import Callable
 from contextlib import contextmanager
 from typing import Any
 
@@ -17,22 +16,13 @@ class ShotAfter:
     """`tools` as they are, except that the tool that ends an action of type `kind` also takes the
     screenshot `request` asks for (the screenshot tool's name, wait_ms and checks) once it succeeded.
     `taken()` gives that screenshot's answer, None when no call took it (a scroll, a click that raised
-    and was counted as done all the same); ToolCallError when it failed, as the screenshot tool would.
-    `checks`, when given, makes the request's checks at the time of the shot (they may name the element
-    the action was grounded on); `sent` holds the checks the shot was asked for."""
+    and was counted as done all the same); ToolCallError when it failed, as the screenshot tool would."""
 
-    def __init__(self, tools, kind: str, request: dict | None, checks: Callable[[], list | None] | None = None):
-        self.tools, self.request, self.checks = tools, request, checks
+    def __init__(self, tools, kind: str, request: dict | None):
+        self.tools, self.request = tools, request
         self.folded = LAST_TOOLS.get(kind, ()) if request else ()
         self._shot: dict | None = None
         self._error: str | None = None
-        self.sent: list | None = (request or {}).get("checks")
-
-    def resolved(self) -> dict:
-        """The screenshot request as it is to be sent now."""
-        if self.checks is not None:
-            self.sent = self.checks()
-        return {**(self.request or {}), "checks": self.sent}
 
     def __getattr__(self, name: str):
         return getattr(self.tools, name)
@@ -40,7 +30,7 @@ class ShotAfter:
     async def call(self, server: str, tool: str, **arguments: Any) -> Any:
         if server != "browser" or tool not in self.folded:
             return await self.tools.call(server, tool, **arguments)
-        out = await self.tools.call(server, tool, **arguments, then=self.resolved())
+        out = await self.tools.call(server, tool, **arguments, then=self.request)
         self._shot, self._error = out.get("shot"), out.get("shot_error")
         return out
 
@@ -51,11 +41,11 @@ class ShotAfter:
 
 
 @contextmanager
-def shooting_after(ctx, kind: str, request: dict | None, checks: Callable[[], list | None] | None = None):
+def shooting_after(ctx, kind: str, request: dict | None):
     """The judge context's tools made a ShotAfter while an action is grounded and done (grounding
     reaches the browser through `ctx.tools`), and given back afterwards."""
     tools = ctx.tools
-    ctx.tools = acting = ShotAfter(tools, kind, request, checks)
+    ctx.tools = acting = ShotAfter(tools, kind, request)
     try:
         yield acting
     finally:

@@ -53,8 +53,8 @@ def run(
                                              "paper: auto)"),
     paper_compat: bool = typer.Option(False, "--paper-compat", help="reproduce the reference code's quirks"),
     hints: str = typer.Option("on", help="on: the judge may use our recorder's per-action hints where the task has them "
-                              "(only through what it grounded on the page: a hint never names the candidate's own "
-                              "structure); off: the words alone, as on official data"),
+                              "(the original's selectors and classes never count against a page: graphs/hinted.py); "
+                              "off: the words alone, as on official data"),
     seconds: float = typer.Option(1800, help="wall-clock budget per task for a coder (an outside agent is stopped then)"),
     max_tokens: int = typer.Option(400_000, help="iterative: prompt plus completion tokens per task; the loop stops "
                                    "at the first budget reached and records which (stop_reason)"),
