@@ -15,6 +15,7 @@ from iwr.graphs.description import Query, clears_first, parse, quote_bare_names
 from iwr.graphs.grounding import Plan, label_probe, names_agree, plans_for, target_quotes, type_text_of
 from iwr.graphs.placement import only_of_kind
 from iwr.graphs.replay_memory import ReplayMemory, back_plan, beside_last, points_back
+from iwr.graphs.sentence_names import ground_names, task_names
 from iwr.tasks.schema import size_of
 
 NOT_FOUND = ("no visible element", "no element with ref", "named like", "matches nothing")
@@ -37,6 +38,11 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
     from one action to the next (graphs/replay_memory.py); it is updated here. `before` is the page's
     screenshot, or None when the replay takes none."""
     kind, params = action["type"], action["parameters"]
+    # what the task types or quotes is a name wherever it is written unquoted: "Tap the X next to Water the plants"
+    said = ground_names(params.get("description", ""), task_names(task.get("action_sequence") or []))
+    if said != params.get("description", ""):
+        action = {**action, "parameters": {**params, "description": said}}
+        params = action["parameters"]
     text = type_text_of(params.get("description", ""), params.get("text")) if kind == "Type" else None
     if kind == "Type" and text is None:
         trace["grounding"] = {"strategy": "none", "tried": []}
@@ -70,7 +76,8 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
         # a dropdown's option named without quotes ('Pick Meat in the category dropdown') is named all the same
         options = quotes or target_quotes(quote_bare_names(params.get("description", "")), kind)
         if kind == "Click" and (ext.get("select") or (plan.chosen or {}).get("tag") == "select" and options):
-            ok, why = await choose_option(tools, sid, plan.args, [ext["select"]] if ext.get("select") else options, named)
+            ok, why = await choose_option(tools, sid, plan.args, [ext["select"]] if ext.get("select") else options, named,
+                                          params.get("description", ""))
         else:
             ok, why = await perform(tools, sid, kind, plan.args, text, compat_clicks,
                                     bool(ext.get("clear")) or clears_first(params.get("description", "")), named)
@@ -172,13 +179,15 @@ def not_found(error: str) -> bool:
 
 
 async def choose_option(tools: Toolbox, sid: str, target: dict, quotes: list[str],
-                        named: list[str] | None = None) -> tuple[bool, str]:
+                        named: list[str] | None = None, words: str = "") -> tuple[bool, str]:
     """'Choose 'February' from the 'Select month' dropdown': pick the quoted option the dropdown has
-    (with `named`, in a dropdown that carries one of those names)."""
+    (with `named`, in a dropdown that carries one of those names); where none is an option, the one the
+    description's words name whole ("Open the 'Pick a movie' dropdown and choose Joker ($12)")."""
     errors = []
     for q in quotes:
         try:
-            await tools.call("browser", "select", session=sid, label=q, **target, **({"named": named} if named else {}))
+            await tools.call("browser", "select", session=sid, label=q, **target, **({"named": named} if named else {}),
+                             **({"within": words} if words else {}))
             return True, ""
         except ToolCallError as e:
             errors.append(str(e))

@@ -33,9 +33,12 @@ def _reads(label: str, number: str, fresh: bool, before: dict, after: dict) -> t
     n, w = re.escape(number.lower()), re.escape(label.lower().rstrip("s"))
     num = rf"(?<![\d.]){n}(?![\d])"
     labelled = rf"\b{w}[a-z]*\W{{0,24}}-?\$?\d|\d%?\W{{0,24}}{w}"  # the word labels some number on the page
+    # a field the word labels holding the number: "the amount field shows 500"
+    held = lambda v: sum(1 for f in v.get("fields", []) if re.search(rf"\b{w}", flat(f.get("label", "")).lower())  # noqa: E731
+                         and re.fullmatch(num, flat(f.get("value", "")).lower()))
     if re.search(labelled, _joined(after)):
         p = re.compile(rf"\b{w}[a-z]*.{{0,32}}?{num}|{num}\W{{0,24}}{w}")
-        count = lambda v: len(p.findall(_joined(v)))  # noqa: E731
+        count = lambda v: len(p.findall(_joined(v))) + held(v)  # noqa: E731
     else:
         p = re.compile(rf"(?<![\w.]){n}(?![\w])")
         count = lambda v: (sum(1 for t in v.get("texts", []) if not t.get("ctl")  # noqa: E731
@@ -65,15 +68,16 @@ def _numbered_alike(low: int, high: int, view: dict) -> tuple[bool, str]:
     return ok, f"{low}..{high} {'alike' if len(inside) == 1 else 'differ'}, others {'differ' if not inside & outside else 'alike'}"
 
 
-def _styled(qs: tuple[str, ...], before: dict, after: dict, colour: str | None = None) -> tuple[bool, str]:
+def _styled(qs: tuple[str, ...], before: dict, after: dict, colour: str | None = None, fresh: bool = True) -> tuple[bool, str]:
     """'X turns red': a place showing X (or a box named X) is painted differently now (unquoted: any
-    text or box is); a named colour must be its ink's, its background's or its border's."""
+    text or box is); a named colour must be its ink's, its background's or its border's. 'X is red'
+    (not `fresh`): how a place showing X looks now, changed or not."""
     def looks(view: dict) -> Counter:  # texts, and boxes by how they (or the switch drawn for them) look
         named = lambda t: not qs or any(pattern(q).search(flat(t)) for q in qs)  # noqa: E731
         return Counter([(t["t"], t.get("s")) for t in view.get("texts", []) if named(t["t"])] +
                        [(f["label"], f["s"]) for f in view.get("fields", []) if f.get("s") and named(f["label"])])
     b, a = looks(before), looks(after)
-    restyled = a - b
+    restyled = a - b if fresh or not colour else a
     if colour:
         restyled = Counter({k: v for k, v in restyled.items()
                             if any(hue_fits(colour, c) for c in (k[1] or "").split("|")[:4] if c)})
@@ -205,7 +209,7 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
         ok = bool(hits) and all(t.get("off") == claim.negated for t in hits)
         return ok, f"{len(hits)} control(s) so named, disabled: {[t.get('off') for t in hits][:4]}"
     if k == "styled":
-        return _styled(qs, before, after, claim.colour)
+        return _styled(qs, before, after, claim.colour, claim.fresh)
     if k == "reads":
         return _reads(qs[0], qs[1], claim.fresh, before, after)
     if k == "range":
@@ -280,8 +284,8 @@ def sentence_verdict(sentence: str, before: dict, after: dict, typed: str | None
     failed = [f"{c.kind} {list(c.texts)}: {why}" for c, ok, why in decided if not ok]
     return {"passed": not failed, "method": method, "decided_by": "words" if method == "sentence" else "undecided",
             "reason": "; ".join(failed) or "; ".join(f"{c.kind} {list(c.texts)}: {why}" for c, _, why in decided),
-            "claims": [{"kind": c.kind, "texts": list(c.texts), "negated": c.negated, "ok": ok, "observed": why}
-                       for c, ok, why in decided], **({"unquoted": unquoted} if unquoted else {})}
+            "claims": [{"kind": c.kind, "texts": list(c.texts), "negated": c.negated, "ok": ok, "observed": why,
+                        **({"colour": c.colour, "fresh": c.fresh} if c.colour else {})} for c, ok, why in decided], **({"unquoted": unquoted} if unquoted else {})}
 
 
 def offline_checks(action: dict) -> list[dict]:

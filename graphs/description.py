@@ -51,12 +51,14 @@ COLOURS = {"red": (0, 30), "orange": (25, 45), "yellow": (45, 70), "green": (75,
            "grey": None, "gray": None, "black": None, "white": None, "dark": None}
 COLOUR_RE = re.compile(r"\b(" + "|".join(COLOURS) + r")(?:-coloured|-colored)?\b")
 PHRASAL = re.compile(r"^\s*(turn|switch|click|tap|press|log|sign|zoom|put|toggle|check|fill|type|write)\s+(?:on|in|off|out)\b")
+CROSS_X = r"\b(?:the|that|this)\s+(?:small\s+|little\s+|red\s+|grey\s+|gray\s+)?X(?![\w'\"-])(?!\s+(?:to|score|wins?|turn|player)\b)"
+JUST_RIGHT = r"\bright\s+(?:under|above|below|next|beside|behind|after|before|by|at|in|on|over|there|here)\b"
 V_WORDS = {"top": 0.0, "upper": 0.0, "middle": 0.5, "centre": 0.5, "center": 0.5, "bottom": 1.0, "lower": 1.0}
 H_WORDS = {"left": 0.0, "middle": 0.5, "centre": 0.5, "center": 0.5, "right": 1.0}
 POSITION_RE = re.compile(r"\b(top|upper|middle|centre|center|bottom|lower)[- ](left|right|middle|centre|center)\b|"
                          r"\b(?:the\s+)(centre|center|middle|central)\s+(?!of\b)[a-z]+")
 LEADING_VERB = re.compile(r"^\s*(switch|toggle|check|select|pick|choose|open|close|turn|tick|untick|uncheck|press|"
-                          r"tap|hit|click|type|enter|fill|set|change|flip|mark|drag|move|expand|collapse)\b")
+                          r"tap|hit|click|type|enter|put|write|fill|set|change|flip|mark|drag|move|expand|collapse)\b")
 STOP = {"new", "newly", "added", "newest", "latest", "by", "turn", "tick", "untick", "check", "uncheck", "set", "big", "small", "large", "little", "round", "tiny",
         "square", "shaped", "button", "buttons", "top", "bottom", "left", "right", "upper", "lower", "centre",
         "center", "middle", "central", "the", "a", "an", "on", "in", "into", "onto", "inside", "under", "below", "above", "next", "to", "of", "and", "click", "type", "press", "tap", "select",
@@ -173,6 +175,9 @@ def parse(description: str, action_type: str, text: str | None = None, element_i
     q.phrases = [s for s in own if not _is_symbol(s)]
     plain = re.sub(r"Q\d+Q", " ", LEADING_VERB.sub(" ", rest))  # "Switch the units to 'US'": a verb, not a switch
     q.symbols += SYMBOL_RE.findall(plain)
+    if re.search(CROSS_X, re.sub(QUOTE_RE, " ", description)):  # "the X next to it": a cross (not "as player X")
+        q.symbols += ["X"] if "X" not in q.symbols else []
+        q.glyphs += list(SYMBOL_WORDS["cross"])
     for word, chars in SYMBOL_WORDS.items():  # "the plus key": '+', but only as a weak alternative
         if re.search(rf"\b{word}s?\b", plain):
             q.glyphs += list(chars)
@@ -192,6 +197,8 @@ def parse(description: str, action_type: str, text: str | None = None, element_i
         q.line = ("column" if lm.group(4) == "column" else "row", n)  # n = 0: the middle one
         plain = plain[:lm.start()] + plain[lm.end():]
         hm = re.search(r"\b(left|right|middle|centre|center)(?:most)?\b", plain)
+        if hm and hm.group(0) == "right" and re.search(JUST_RIGHT, masked):
+            hm = None  # "the one right under the screen": 'right' as in 'just', not a side
         if hm and not q.position:
             q.position = (H_WORDS.get(hm.group(1), 0.5), -1.0)  # y < 0: along the chosen line only
     pm = POSITION_RE.search(plain)
@@ -212,6 +219,8 @@ def parse(description: str, action_type: str, text: str | None = None, element_i
         if phrase:
             q.ordinal = (int(m.group(1)) if m.group(1) else ORDINALS[m.group(2)], KINDS.get(phrase[-1], stem(phrase[-1])))
             q.ordinal_mods = " ".join(phrase[:-1])
-    content = words_of(plain_kinds) - STOP - set(ORDINALS) - set(KINDS) - set(COLOURS) - set(SYMBOL_WORDS)
+    content = words_of(plain_kinds) - STOP - set(ORDINALS) - set(KINDS) - set(COLOURS) - words_of(" ".join(SYMBOL_WORDS))
+    if typed and typed not in quotes:  # "Enter 500 as the amount": what is typed is no name of the field
+        content -= words_of(typed.lower()) - words_of(re.sub(re.escape(typed.lower()), " ", plain_kinds, count=1))
     q.words = {w for w in content if (len(w) > 2 or w.isdigit()) and not re.fullmatch(r"\d+(st|nd|rd|th)", w)}
     return q

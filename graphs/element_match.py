@@ -39,6 +39,10 @@ def fits_kind(el: dict, kind: str) -> bool:
             "checkbox", "radio", "button", "slider")
     if kind in ("checkbox", "radio") and looks_checkable(el):
         return True
+    if kind in ("checkbox", "radio") and el.get("controls") == kind:  # a label drawn as the box it toggles
+        return True
+    if kind == "checkbox" and looks_like_switch(el):
+        return True
     if kind == "checkbox":
         return role in ("checkbox", "switch")
     if kind == "dropdown":
@@ -75,6 +79,15 @@ def looks_checkable(el: dict) -> bool:
     small = 8 <= box[2] <= 44 and 8 <= box[3] <= 44 and abs(box[2] - box[3]) <= 8
     return small and str(el.get("text") or "").strip() in CHECK_MARKS and not (
         words_of(f"{el.get('name') or ''} {el.get('title') or ''}") & OTHER_ACTIONS)
+
+
+def looks_like_switch(el: dict) -> bool:
+    """A control a person takes for a switch though no role says so: a clickable pill with no words, about
+    twice as wide as it is high."""
+    box = el.get("bbox") or [0, 0, 0, 0]
+    if not el.get("interactive", True) or el.get("tag") in ("input", "textarea", "select", "a") or not box[3]:
+        return False
+    return 12 <= box[3] <= 48 and 1.4 <= box[2] / box[3] <= 3.2 and not str(el.get("text") or "").strip()
 
 
 def says(el: dict, words: tuple[str, ...], prefix: bool = False) -> bool:
@@ -138,16 +151,21 @@ def hue_fits(colour: str, rgb_css: str) -> bool:
     if len(nums) < 3:
         return False
     h, l, s = colorsys.rgb_to_hls(*(n / 255 for n in nums))
+    return bool(hls_fits(colour, h * 360, l, s))
+
+
+def hls_fits(colour: str, hue, light, sat):
+    """Whether a hue (degrees), lightness and saturation (0-1) are the named colour a person says; numbers
+    or numpy arrays alike (graphs/painted.py tests every pixel that changed)."""
     if colour in ("grey", "gray"):
-        return s < 0.15 and 0.25 < l < 0.85
+        return (sat < 0.15) & (light > 0.25) & (light < 0.85)
     if colour in ("black", "dark"):
-        return l < 0.25
+        return light < 0.25
     if colour == "white":
-        return l > 0.92
+        return light > 0.92
     lo, hi = COLOURS[colour]
-    return s > 0.25 and 0.12 < l < 0.9 and lo <= h * 360 <= hi
-
-
+    inside = (hue >= lo) & (hue <= hi) | ((hue >= 345) if colour == "red" else False)  # red wraps round 0
+    return (sat > 0.25) & (light > 0.12) & (light < 0.9) & inside
 
 
 def describe(el: dict, score: float) -> dict:

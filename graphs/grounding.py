@@ -58,10 +58,12 @@ def same_item(q: Query, elements: list[dict], anchors: list[dict]) -> set[int]:
     """'Remove' under the 'Granite' line, 'Delete' on the 'Milk' card: where the page's own structure
     puts one element of those the words name in the smallest block that holds the anchor (its line, its
     card), that element belongs to the anchor, wherever it is drawn. The refs of such elements."""
-    if not anchors or not (q.phrases or q.symbols):
+    # a glyph the words name ('the plus button under Kids') where they name nothing else
+    symbols = q.symbols or ([] if q.phrases else q.glyphs)
+    if not anchors or not (q.phrases or symbols):
         return set()
     named = [e for e in elements if e.get("interactive", True)
-             and max([phrase_score(e, p)[0] for p in q.phrases] + [symbol_score(e, q.symbols)[0]]) >= 0.5]
+             and max([phrase_score(e, p)[0] for p in q.phrases] + [symbol_score(e, symbols)[0]]) >= 0.5]
     out = set()
     for a in anchors:
         depth = {e["ref"]: _shared(e, a) for e in named if e is not a}

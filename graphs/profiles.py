@@ -19,6 +19,7 @@ from iwr.graphs.act_offline import UNSURE, not_found, offline_ground_and_do
 from iwr.graphs.assertions import judge_assertion, offline_checks, structured_verdict
 from iwr.graphs.grounding import key_for
 from iwr.graphs.judge_llm import JudgeModelError
+from iwr.graphs.painted import by_pixels
 from iwr.graphs.sentences import compile_sentence
 from iwr.graphs.visible_change import recheck
 from iwr.tasks.registry import Registry
@@ -117,6 +118,8 @@ async def assert_offline(ctx, sid: str, action: dict, before: str, after: str) -
     if not (action.get("logical_assertion") or offline_checks(action)):
         return None
     verdict = await judge_assertion(ctx.tools, sid, action, ctx.before_view, ctx.served(), ctx.names, ctx.checked)
+    if verdict["method"] == "sentence":  # a colour the styles do not show may be painted all the same
+        verdict = await by_pixels(ctx, sid, verdict, before, after)
     if verdict["method"] == "unverifiable":  # 'something changed': on what a person sees (visible_change.py)
         verdict = await recheck(ctx, sid, verdict, ctx.before_image, after, f"{Path(after).stem}_after" if after else "")
     if ctx.hidden.get("checks"):  # hints off: how the sentence's verdict compares with the structured one

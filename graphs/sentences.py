@@ -32,8 +32,8 @@ COUNT = (r"\b(\d+|" + "|".join(NUMBERS) + r")\s+(?:[a-z-]+\s+)?(items?|results?|
          r"products?|todos?|tiles?|songs?|tracks?|messages?|notes?|files?|books?|flights?|reviews?|events?|"
          r"people|users?|comments?|options?|days?|boxes|box|questions?|answers?|photos?|images?|pictures?|"
          r"[a-z]{3,}s)\b(?!\s*Q)")
-STYLED = (r"\b(?:turns?|becomes?|goes|is now|are now|changes? to|lights? up|is|are)\s+(?:dark |light |bright |pale )?"
-          r"(red|green|blue|yellow|orange|purple|pink|grey|gray|white|black|bold|coloured|colored|filled)\b")
+STYLED = (r"\b(?:turns?|becomes?|goes|is now|are now|changes? to|lights? up|is|are)\s+(?:still )?(?:dark |light |bright |pale )?"
+          r"(red|green|blue|yellow|orange|purple|pink|grey|gray|white|black|bold|coloured|colored|filled(?!\s+(?:in|into|with|out)\b))\b")
 HUES = ("red", "green", "blue", "yellow", "orange", "purple", "pink")  # a person's grey, white or black is too loose
 # A list of names a person writes without quotes: 'Tomato soup, Pea soup and Chicken noodle'. Each name
 # starts with a capital (or is a number) and runs on in lower-case words that are no verbs or links.
@@ -43,19 +43,26 @@ NAME = rf"(?:[A-Z][\w'&-]*|\d[\w'-]*)(?:\s+(?!{LINK}\b|{VERB})[a-z][\w'&-]*){{0,
 NAME_LIST = re.compile(rf"(?<![\w'])({NAME})((?:,\s*{NAME})*,?\s+(?:and|or)\s+{NAME})(?![\w'])")
 AFTER_COLON = re.compile(rf"(?<!\d):\s+((?=[A-Z]){NAME})(?=\s*(?:[.;]|$))")
 # A reading written out: an amount, a percentage, a time, a decimal ('62.5%', '$4.50', '00:00:00').
-READING = (r"(?<![\w.$:])(-?\$?\d+(?:[.,:]\d+)+%?|-?\$?\d+%|\$\d+)(?![\w%])"  # not what a change starts from:
+READING = (r"(?<!from )(?<![\w.$:])(-?\$?\d+(?:[.,:]\d+)+%?|-?\$?\d+%|\$\d+)(?![\w%])"  # not what a change starts from:
            r"(?!\s+(?:[a-z]+\s+)?(?:becomes?|changes?|turns?|goes|drops?|rises?|falls?|is replaced)\b)")
 ENABLED = r"\b(?:becomes?|is|are|gets?|turns?)\s+(?:now\s+)?(clickable|enabled|active|available|usable)\b"
 DISABLED = r"\b(greyed out|grayed out|disabled|not clickable|unclickable|inactive|dimmed)\b"
 NONE_CHECKED = (r"\bno (?:answer|option|choice|box|item|radio|checkbox)e?s? (?:is |are )?(?:picked|selected|checked|chosen|ticked)\b|"
                 r"\ball (?:[a-z]+ )?(?:options|answers|choices|boxes|checkboxes) (?:are )?(?:unselected|unchecked|unticked|cleared)\b|"
                 r"\bnone (?:of them )?(?:is|are) (?:selected|picked|checked|chosen|ticked)\b")
-RANGE = r"\b(?:run|runs|go|goes|count|counts|numbered)\s+from\s+(\d+)\s+(?:to|through|until)\s+(\d+)\b"
-NOTHING = (r"\bnothing (?:happens|changes|is placed|is added|is removed|moves|else happens)\b|\bno change\b|"
-           r"\b(?:stays|remains|looks) (?:exactly )?the same\b|\b(?:does not|doesn't|did not) change\b|\bremains? unchanged\b")
+RANGE = r"\b(?:run|runs|count|counts|numbered)\s+from\s+(\d+)\s+(?:to|through|until)\s+(\d+)\b"
+NOTHING = r"\bnothing (?:happens|changes|is placed|is added|is removed|moves|else happens)\b|\bno change\b"
+# "the drawing stays the same": a part of the page; beside a change the same sentence states, it says nothing
+# of the whole page (alone, "the page stays the same", it says the page is as it was)
+SAME = r"\b(?:stays|remains|looks) (?:exactly )?the same\b|\b(?:does not|doesn't|did not) change\b|\bremains? unchanged\b"
+# "Adults goes from 1 to 2": what it reads now (the value it had is no claim)
+CHANGE = (r"\b([a-z]+)\s+(?:goes|went|changes|changed|jumps|moves|rises|drops|falls|climbs|increases|decreases)\s+"
+          r"(?:up\s+|down\s+|back\s+)?from\s+-?\$?\d[\d.,]*%?\s+to\s+(-?\$?\d(?:[\d.,]*\d)?%?)(?![\w.])")
+# a kind of thing is no name: "the amount field shows 500" reads the amount
+KIND_WORDS = {"field", "box", "input", "display", "value", "number", "figure", "total"}
 NUMBERED = r"\b[a-z]+?s? (\d+) (?:to|through|-) (\d+) (?:are|is|turn|become|look|light up|are now)\b"
 LAST = r"\bthe last (?:[a-z-]+ ){0,2}(?:is|reads|shows|says) (?:now )?(\d+)\b"
-READS = (r"\b([a-z]+)\s+(?:now\s+|still\s+)?(?:reads|shows|is|becomes|says|displays|stays at|is back to|goes to|"
+READS = (r"\b([a-z]+)\s+(?:now\s+|still\s+)?(?:reads|shows|is|becomes|says|displays|holds|stays at|is back to|goes to|"
          r"changes to|goes back to|drops to|rises to|goes up to|goes down to|climbs to|falls to|increases to|"
          r"decreases to)\s+(?:back to\s+|at\s+|now\s+)?(-?\$?\d(?:[\d.,]|:\d)*%?)(?![\w.])")
 STOP_LABELS = {"it", "there", "that", "this", "which", "what", "box", "row", "column", "step", "tile", "day", "circle"}
@@ -101,7 +108,7 @@ def quote_names(sentence: str) -> str:
 
 def _clauses(masked: str) -> list[str]:
     """Split at ';', ', and', ' and ', ' but ', ' while ' where both sides have a verb of their own."""
-    parts = re.split(r";|,\s*(?:and|but|while|which)\s+|\s+(?:but|while|whereas)\s+", masked)
+    parts = re.split(r";|(?<![\d.])\.\s+(?=[A-Z]|Q\d)|,\s*(?:and|but|while|which)\s+|\s+(?:but|while|whereas)\s+", masked)
     out: list[str] = []
     for part in parts:
         pieces = re.split(r"\s+and\s+|,\s+", part)
@@ -130,6 +137,8 @@ def _side_claims(low: str, names: tuple[str, ...]) -> list[Claim]:
         out.append(Claim("in_view", tuple(re.findall(r"\d+", m.group(1)))))
     if re.search(NOTHING, low):
         out.append(Claim("unchanged"))
+    elif re.search(SAME, low):
+        out.append(Claim("unchanged", how="part"))
     if re.search(NONE_CHECKED, low):
         out.append(Claim("none_checked"))
     m = re.search(RANGE, low)
@@ -150,13 +159,26 @@ def _side_claims(low: str, names: tuple[str, ...]) -> list[Claim]:
         n = m.group(1)
         out.append(Claim("count", (m.group(2), *names), number=int(n) if n.isdigit() else NUMBERS[n]))
     counted = {str(c.number) for c in out if c.kind == "count"}
-    m = re.search(READS, low)  # 'the chart shows 14 daily points' is the count above, not a reading
-    if m and not names and m.group(1) not in STOP_LABELS and m.group(2) not in counted:
-        out.append(Claim("reads", (m.group(1), m.group(2)), fresh=not re.search(STILL, low)))
+    m = re.search(READS, low) or re.search(CHANGE, low)  # 'the chart shows 14 daily points' is the count above
+    if m and re.match(r"\s+holds\b", low[m.end(1):]) and re.match(r"\s*[a-z]", low[m.end():]):
+        m = None  # "the board holds 2 Xs" counts things; "the amount box holds -45" reads a value
+    label = _label(low, m) if m else None
+    if m and not names and label and m.group(2) not in counted:
+        out.append(Claim("reads", (label, m.group(2)), fresh=not re.search(STILL, low)))
     read = {c.texts[1] for c in out if c.kind == "reads"}
     out += [Claim("shown", (r,), fresh=not re.search(STILL, low), display=True)
             for r in dict.fromkeys(re.findall(READING, low)) if r not in read and not names]
     return out
+
+
+def _label(low: str, m: re.Match) -> str | None:
+    """The word a reading is labelled by: the word before a kind word ('the amount field'), else the word
+    itself; None for a word that names nothing ('it', 'there')."""
+    word = m.group(1)
+    if word in KIND_WORDS:
+        before = re.findall(r"[a-z]+", low[:m.start(1)])
+        word = before[-1] if before and before[-1] not in ("the", "a", "an", "this", "that", "its", "their") else word
+    return None if word in STOP_LABELS or word in KIND_WORDS else word
 
 
 # Where named things sit: "'Milk' is added under 'Eggs'", "'Apples' is now at the top", "..., in that order".
@@ -201,12 +223,17 @@ def _clause_claims(clause: str, quotes: list[str], typed: str | None) -> list[Cl
     # what a value was ('drops from Q to Q', 'instead of Q') is no claim about what the page shows now
     clause = re.sub(r"\b(from|instead of|rather than|in place of|replacing)\s+Q\d+Q", r"\1 it", clause)
     qs = tuple(quotes[int(n)] for n in re.findall(r"Q(\d+)Q", clause))
+    # "the arrow by 'Last Name' is gone": what went is the arrow, not the name the sentence places it by
+    placed = {quotes[int(n)] for n in re.findall(rf"\bthe [a-z]+(?: [a-z]+)? {PLACED}\s+(?:the\s+)?Q(\d+)Q", clause, re.I)}
     low = re.sub(r"Q\d+Q", " Q ", clause.lower())
     switched = _switch_claims(low, quotes)
-    return (switched or _main_claims(low, qs, typed)) + _order_claims(low, quotes) + _side_claims(low, qs)
+    return (switched or _main_claims(low, qs, typed, placed)) + _order_claims(low, quotes) + _side_claims(low, qs)
 
 
-def _main_claims(low: str, qs: tuple[str, ...], typed: str | None) -> list[Claim]:
+PLACED = r"(?:by|next to|beside|near|on|in|under|above|below|behind|in front of|of|for)"
+
+
+def _main_claims(low: str, qs: tuple[str, ...], typed: str | None, placed: set = frozenset()) -> list[Claim]:
     if qs and re.search(r"\bempty (?:apart from|except(?: for)?|but for|save for)\b", low):
         return [Claim("shown", qs), Claim("count", ("items",), number=0)]  # the message, and no items
     if re.search(r"\b(url|address bar|navigates? to|goes to the page)\b", low) and qs:
@@ -227,11 +254,14 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None) -> list[Claim
     if re.search(SELECTED, low) and qs and not re.search(r"\bselected (?:items?|rows?|files?)\b", low):
         return [Claim("selected", qs, exclusive=bool(re.search(r"\bonly\b", low)))]
     m = re.search(STYLED, low)
-    if m:
-        return [Claim("styled", qs, colour=m.group(1) if m.group(1) in HUES else None)]
+    if m:  # "X is red" says how it looks now, "X turns red" what the action changed
+        state = re.search(rf"\b(?:is|are|stays?|remains?)\s+(?:still\s+)?(?:dark |light |bright |pale )?{m.group(1)}\b", low)
+        return [Claim("styled", qs, colour=m.group(1) if m.group(1) in HUES else None, fresh=not state)]
     if re.search(r"\bonly\b", low) and qs:
         return [Claim("only", qs)]
     if re.search(GONE, low) and (qs or re.search(CONTAINER, low)):
+        if qs and set(qs) <= placed:  # only something placed by the names went: the words do not decide it
+            return []
         return [Claim("absent", qs)] if qs else [Claim("closed", ())]
     if re.search(rf"\b{CONTAINER}\b", low) and re.search(OPENS, low):
         return [Claim("opened", qs)]
@@ -263,5 +293,8 @@ def compile_sentence(sentence: str, typed: str | None = None, names=()) -> list[
     masked = sentence
     for n, m in enumerate(QUOTE_RE.finditer(sentence)):
         masked = masked.replace(m.group(0), f"Q{n}Q", 1)
-    claims = [c for clause in _clauses(masked) for c in _clause_claims(clause, quotes, typed)]
+    clauses = _clauses(masked)
+    claims = [c for clause in clauses for c in _clause_claims(clause, quotes, typed)]
+    if len(clauses) > 1:  # a part stays the same beside what the sentence says of the rest
+        claims = [c for c in claims if c.how != "part"]
     return claims or [Claim("changed")]

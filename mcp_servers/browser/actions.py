@@ -251,9 +251,10 @@ async def type_now(s: Session, text: str) -> None:
 
 
 async def select_option(s: Session, label: str, ref: int | None = None, selector: str | None = None,
-                        timeout_s: float = 30, named: list[str] | None = None) -> dict:
+                        timeout_s: float = 30, named: list[str] | None = None, within: str | None = None) -> dict:
     """Choose the option shown as `label` in a native dropdown (a <select>), as a person picks from its list.
-    With `named`, only in a dropdown that carries one of those names (carries)."""
+    With `named`, only in a dropdown that carries one of those names (carries). With `within`, where no
+    option is `label`: the longest option whose whole text those words hold ('choose Joker ($12)')."""
     target = _target(s, ref, selector)
     if target is None:
         raise SessionError("select needs a ref or a selector")
@@ -262,12 +263,22 @@ async def select_option(s: Session, label: str, ref: int | None = None, selector
     if labels is None:
         raise ActionFailed("select: the element is not a dropdown (<select>)")
     match = next((x for x in labels if x.strip().lower() == label.strip().lower()), None)
+    if match is None and within:
+        match = named_in(within, labels)
     if match is None:
         raise ActionFailed(f"select: no option {label!r} (options: {labels[:12]})")
     await _click_point(s, target, "select")
     if not await in_world(s, SET_OPTION, {**target, "label": match}, timeout_s, "select"):
         raise ActionFailed(f"select: option {match!r} could not be chosen")
     return {"selected": match}
+
+
+def named_in(words: str, labels: list[str]) -> str | None:
+    """The longest of `labels` that `words` hold whole (case and spacing aside, not inside another word)."""
+    flat = lambda t: " ".join(t.lower().split())  # noqa: E731
+    said = flat(words)
+    held = [x for x in labels if flat(x) and re.search(rf"(?<!\w){re.escape(flat(x))}(?!\w)", said)]
+    return max(held, key=len) if held else None
 
 
 async def press(s: Session, key: str, timeout_s: float = 30) -> dict:

@@ -88,11 +88,20 @@ LIST_ELEMENTS = """
     return cs.visibility !== 'hidden' && cs.display !== 'none' && (drawnOver || parseFloat(cs.opacity || '1') > 0.01);
   };
   for (const el of document.querySelectorAll(SEL)) { if (!seen.has(el)) { seen.add(el); els.push(el); } }
+  // A tile a person takes for something to click though no markup says so (a seat of a cinema map, a cell
+  // of a board whose clicks a parent listens for): a small painted box with no words, one of three or more
+  // such boxes side by side.
+  const box = (el) => { if (el.children.length || (el.textContent || '').trim()) return false;
+    const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+    return r.width >= 8 && r.height >= 8 && r.width <= 120 && r.height <= 120 &&
+      (cs.backgroundColor !== 'rgba(0, 0, 0, 0)' || cs.backgroundImage !== 'none' || parseFloat(cs.borderTopWidth) > 0); };
+  const tile = (el) => box(el) && el.parentElement &&
+    Array.from(el.parentElement.children).filter((c) => c.tagName === el.tagName && box(c)).length >= 3;
   for (const el of document.querySelectorAll('body *')) {
     if (els.length > 4 * limit) break;
     if (seen.has(el)) continue;
     const cs = getComputedStyle(el);
-    if (cs.cursor === 'pointer' && !(el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer')) {
+    if (cs.cursor === 'pointer' && !(el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer') || tile(el)) {
       seen.add(el); els.push(el);
     }
   }
@@ -118,6 +127,7 @@ LIST_ELEMENTS = """
             title: el.getAttribute('title') || '', label: el.labels ? flat(Array.from(el.labels).map((l) => l.innerText).join(' ')) : '',
             color: getComputedStyle(el).color, bg: backgroundOf(el), region: regionOf(el), covered: !uncovered(el),
             checked: el.checked === undefined ? null : el.checked, focused: document.activeElement === el,
+            controls: el.tagName === 'LABEL' && el.control ? (el.control.type || el.control.tagName.toLowerCase()) : null,
             ink: el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA' ? null : inkBox(el),
             popup: !!(el.getAttribute('aria-haspopup') && el.getAttribute('aria-haspopup') !== 'false') || el.hasAttribute('aria-expanded')};
   });

@@ -218,11 +218,13 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
     @mcp.tool(annotations=ACTS)
     @errors
     async def select(session: str, label: str, ctx: Context, ref: int | None = None,
-                     selector: str | None = None, named: list[str] | None = None, then: ShotRequest | None = None) -> Outcome:
-        """Choose the option shown as `label` in a native dropdown (<select>), by ref or CSS selector.
+                     selector: str | None = None, named: list[str] | None = None, within: str | None = None,
+                     then: ShotRequest | None = None) -> Outcome:
+        """Choose the option shown as `label` in a native dropdown (<select>), by ref or CSS selector; with
+        `within` (a person's words), where no option is `label`, the option those words name whole.
         With `named` and `then`, as for click."""
         return await outcome(ctx, session, await actions.select_option(hub_of(ctx).get(session), label, ref, selector,
-                                                                       named=named), then)
+                                                                       named=named, within=within), then)
 
     @mcp.tool(annotations=ACTS)
     @errors
