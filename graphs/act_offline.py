@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 
 from iwr.agents.toolbox import Toolbox, ToolCallError
-from iwr.graphs.description import Query, clears_first, parse, quote_bare_names
-from iwr.graphs.grounding import Plan, label_probe, names_agree, plans_for, target_quotes, type_text_of
+from iwr.graphs.description import HOVER_THEN, Query, clears_first, parse, quote_bare_names
+from iwr.graphs.grounding import Plan, label_probe, match_description, names_agree, plans_for, target_quotes, type_text_of
 from iwr.graphs.placement import only_of_kind
-from iwr.graphs.replay_memory import ReplayMemory, back_plan, beside_last, points_back
+from iwr.graphs.replay_memory import ReplayMemory, back_plan, beside_last, beside_previous, points_back
 from iwr.graphs.sentence_names import ground_names, task_names
 from iwr.tasks.schema import size_of
 
@@ -48,6 +48,8 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
         trace["grounding"] = {"strategy": "none", "tried": []}
         return False, "no text to type in the action"
     tried: list[dict] = []
+    if kind == "Click":
+        await _hover_first(tools, sid, params.get("description", ""))
     quotes = target_quotes(params.get("description", ""), kind)
     async for plan in _plans(tools, sid, action, task, task_folder, memory):
         if plan.strategy == "template":
@@ -85,10 +87,26 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
         if ok or not not_found(why):
             trace["grounding"] = record
             if ok and memory is not None:
-                memory.remember(kind, plan)
+                memory.remember(kind, plan, parse(params.get("description", ""), kind, params.get("text")).words)
             return ok, why
     trace["grounding"] = {"strategy": "none", "tried": tried}
     return False, "element not found: " + (tried[-1]["error"] if tried else "no candidate matched the description")
+
+
+HOVER_MS = 500  # what shows under the mouse often fades in (0.3 s is common)
+
+
+async def _hover_first(tools: Toolbox, sid: str, description: str) -> None:
+    """"Hover over the Salary entry and click the red square at its right end": the mouse goes over the
+    entry first, as the person's did, so that what shows only under the mouse is there to be found."""
+    m = HOVER_THEN.match(description)
+    if m is None:
+        return
+    elements = await tools.call("browser", "elements", session=sid, texts=True)
+    plan = match_description(f"Point at {m.group(1)}", elements, "Click")
+    if plan is not None and "ref" in plan.args and (await attempt(tools.call("browser", "hover", session=sid,
+                                                                             ref=plan.args["ref"])))[0]:
+        await attempt(tools.call("browser", "settle", session=sid, wait_ms=HOVER_MS))  # a fade-in under the mouse
 
 
 def hint_names(action: dict) -> list[str]:
@@ -136,6 +154,9 @@ async def _plans(tools: Toolbox, sid: str, action: dict, task: dict, task_folder
              if p.strategy != "hint.selector"]
     description, kind = action["parameters"].get("description", ""), action["type"]
     q = parse(description, kind, action["parameters"].get("text"))
+    beside = beside_previous(description, elements, memory.used) if memory is not None else None
+    if beside is not None:  # "the seat just to its right": the words name a place, not a thing
+        plans.insert(0, beside)
     recalled = back_plan(q, description, kind, elements, memory.used) if memory is not None else None
     if recalled is not None:  # "the same button", or the words only guess: before the words; else after them
         guess = bool(plans) and plans[0].strategy == "text.kind" and not plans[0].margin

@@ -51,8 +51,11 @@ COLOURS = {"red": (0, 30), "orange": (25, 45), "yellow": (45, 70), "green": (75,
            "grey": None, "gray": None, "black": None, "white": None, "dark": None}
 COLOUR_RE = re.compile(r"\b(" + "|".join(COLOURS) + r")(?:-coloured|-colored)?\b")
 PHRASAL = re.compile(r"^\s*(turn|switch|click|tap|press|log|sign|zoom|put|toggle|check|fill|type|write)\s+(?:on|in|off|out)\b")
-CROSS_X = r"\b(?:the|that|this)\s+(?:small\s+|little\s+|red\s+|grey\s+|gray\s+)?X(?![\w'\"-])(?!\s+(?:to|score|wins?|turn|player)\b)"
+CROSS_X = (r"\b(?:the|that|this)\s+(?:(?:small|little|tiny|red|grey|gray)\s+){0,2}[Xx](?![\w'\"-])"
+           r"(?!\s+(?:to|score|wins?|turn|player)\b)")
 JUST_RIGHT = r"\bright\s+(?:under|above|below|next|beside|behind|after|before|by|at|in|on|over|there|here)\b"
+TOGGLING = r"\s*(?:(?:turn|switch|toggle|flip)\s+(?:on|off)\b|(?:tick|untick)\b)"
+SIDE_OF_KIND = re.compile(r"\bthe\s+(left|right|middle|centre|center)(?:-hand|most|\s+hand)?\s+([a-z]+)\b")
 V_WORDS = {"top": 0.0, "upper": 0.0, "middle": 0.5, "centre": 0.5, "center": 0.5, "bottom": 1.0, "lower": 1.0}
 H_WORDS = {"left": 0.0, "middle": 0.5, "centre": 0.5, "center": 0.5, "right": 1.0}
 POSITION_RE = re.compile(r"\b(top|upper|middle|centre|center|bottom|lower)[- ](left|right|middle|centre|center)\b|"
@@ -98,6 +101,8 @@ class Query:
     size: str | None = None  # big or small: among near-equal matches, the largest or smallest
     position: tuple[float, float] | None = None  # (x, y) in 0..1 within a grid or kind: top-left (0, 0), centre (.5, .5)
     typing: bool = False
+    alone: bool = False  # "the lone button underneath": the one of its kind with no peer in its row
+    square: bool = False  # "the square button", "the round button": about as wide as high
 
     def says_something(self) -> bool:
         return bool(self.phrases or self.symbols or self.words or self.kinds or self.ordinal or self.relation
@@ -114,7 +119,7 @@ def type_text_of(description: str, explicit: str | None) -> str | None:
 
 def clears_first(description: str) -> bool:
     """Whether a Type replaces what the field holds ("Change the guess to '50'") rather than adds to it."""
-    return bool(re.search(r"\b(change|changes|replace|overwrite|clear|instead|update|edit|correct|set)\b",
+    return bool(re.search(r"\b(change|changes|replace|overwrite|clear|instead|update|edit|correct|set|retype|re-type|re-enter|reenter|redo)\b",
                           (description or "").lower()))
 
 
@@ -125,7 +130,9 @@ def _is_symbol(s: str) -> bool:
 def _relation(masked: str, quotes: list[str]) -> tuple[Relation | None, str]:
     """The first relation phrase followed by an anchor; and the description with it removed."""
     for how, pattern in RELATIONS:
-        m = re.search(rf"\b(?:{pattern})\s+(?:the\s+)?(?:(?:[a-z-]+\s+){{0,3}}?)?(Q(\d+)Q)", masked)
+        # the anchor's own kind word goes with it: "at the right end of the Salary entry" names no entry
+        m = re.search(rf"\b(?:{pattern})\s+(?:the\s+)?(?:(?:[a-z-]+,?\s+){{0,3}}?)?(Q(\d+)Q)(?:\s+(?:{KIND_RE.pattern}|"
+                      rf"(?:row|line|column|section|panel|area)s?\b))?", masked)
         if m and (how != "inside" or not re.search(r"\b(?:in|on)\s+the\s*$", masked[:m.start()])):
             return Relation(how, quotes[int(m.group(2))], True), masked[:m.start()] + masked[m.end():]
     for how, pattern in RELATIONS[:4]:  # an unquoted anchor only after an unambiguous relation word
@@ -155,10 +162,29 @@ def quote_bare_names(description: str) -> str:
         lambda m: m.group(1) if len(m.group(1)) == 1 else f"'{m.group(1)}'", description[first:])
 
 
+HOVER_THEN = re.compile(r"^\s*(?:hover(?:\s+the\s+(?:mouse|pointer|cursor))?|move\s+the\s+(?:mouse|pointer|cursor))\s+"
+                        r"(?:over|onto|on|across)\s+(.+?)\s*,?\s+(?:and\s+then|and|then)\s+((?:click|tap|press|hit)\b.*)$", re.I)
+
+
+def clicked_after_hover(description: str) -> str:
+    """"Hover over the Salary entry and click the red square at its right end": what is clicked is the
+    target, and the hovered thing is where it is ("... at the right end of the Salary entry")."""
+    m = HOVER_THEN.match(description)
+    if m is None:
+        return description
+    where, then = m.group(1), m.group(2)
+    if re.search(r"\bits\b", then):
+        return re.sub(r"\bits\b", "the", then, count=1) + f" of {where}"
+    if re.search(r"\bit\b", then):
+        return re.sub(r"\bit\b", where, then, count=1)
+    return f"{then} in {where}"
+
+
 def parse(description: str, action_type: str, text: str | None = None, element_index: int | None = None,
           bare_names: bool = True) -> Query:
     """Read a description into a Query (with `bare_names`, its unquoted names read as quoted)."""
     description = quote_bare_names(description) if bare_names else description
+    description = clicked_after_hover(description)
     q = Query(typing=action_type == "Type", index=element_index)
     quotes = quoted(description)
     typed = type_text_of(description, text) if q.typing else None
@@ -176,7 +202,7 @@ def parse(description: str, action_type: str, text: str | None = None, element_i
     plain = re.sub(r"Q\d+Q", " ", LEADING_VERB.sub(" ", rest))  # "Switch the units to 'US'": a verb, not a switch
     q.symbols += SYMBOL_RE.findall(plain)
     if re.search(CROSS_X, re.sub(QUOTE_RE, " ", description)):  # "the X next to it": a cross (not "as player X")
-        q.symbols += ["X"] if "X" not in q.symbols else []
+        q.symbols += [x for x in ("X", "x") if x not in q.symbols]  # drawn either way
         q.glyphs += list(SYMBOL_WORDS["cross"])
     for word, chars in SYMBOL_WORDS.items():  # "the plus key": '+', but only as a weak alternative
         if re.search(rf"\b{word}s?\b", plain):
@@ -184,6 +210,8 @@ def parse(description: str, action_type: str, text: str | None = None, element_i
     q.regions = {REGIONS[m] for m in REGION_RE.findall(plain)}
     plain_kinds = re.sub(REGION_RE, " ", plain)
     q.kinds = {KINDS[m] for m in KIND_RE.findall(plain_kinds)}
+    if not q.typing and not q.kinds and re.match(TOGGLING, description.lower()):  # "Turn on push notifications
+        q.kinds = {"checkbox"}  # for 'Mentions'": what is turned on or ticked is a switch or a box
     q.colours = set(COLOUR_RE.findall(plain))
     q.new = bool(re.search(r"\b(new|newly added|just added|newest|latest|added)\s+(?:[a-z-]+\s+)?[a-z]+", plain))
     sm = re.search(r"\b(big|bigger|biggest|large|larger|largest|huge|small|smaller|smallest|little|tiny)\b", plain)
@@ -201,6 +229,13 @@ def parse(description: str, action_type: str, text: str | None = None, element_i
             hm = None  # "the one right under the screen": 'right' as in 'just', not a side
         if hm and not q.position:
             q.position = (H_WORDS.get(hm.group(1), 0.5), -1.0)  # y < 0: along the chosen line only
+    q.square = bool(re.search(r"\b(?:square|round|circular)\s+(?:[a-z]+\s+)?(?:button|icon|key|tile)s?\b", plain))
+    lone = re.search(r"\bthe\s+(?:lone|solitary|single)\s+([a-z]+)\b", plain)
+    q.alone = bool(lone and lone.group(1) in KINDS)
+    sd = None if lm or q.position else SIDE_OF_KIND.search(plain)
+    if sd and sd.group(2) in KINDS:  # "the left-hand button", "the middle button": a place along their row
+        q.position = (H_WORDS[sd.group(1)], -1.0)
+        plain_kinds = plain_kinds.replace(sd.group(0), f" {sd.group(2)} ")
     pm = POSITION_RE.search(plain)
     if pm and pm.group(1) and not q.position:
         q.position = (H_WORDS[pm.group(2)], V_WORDS[pm.group(1)])

@@ -115,11 +115,24 @@ def phrase_score(el: dict, phrase: str) -> tuple[float, str]:
             cand, w = 0.6 * len(value) / len(target), f"{phrase!r} contains the {f}"
         elif same_date(phrase, str(el.get(f))):
             cand, w = 0.8, f"{f} shows the day {phrase!r} names"
+        elif same_but_little_words(phrase, str(el.get(f))):
+            cand, w = 0.7, f"{f} says {phrase!r} but for little words"
         else:
             continue
         if cand > best:
             best, why = cand, w
     return best, why
+
+
+LITTLE = {"to", "for", "of", "the", "a", "an", "in", "on", "at", "by", "with", "your", "my"}
+
+
+def same_but_little_words(phrase: str, label: str) -> bool:
+    """'+1 to Player-1' on a button '+1 for Player 1': the same words and numbers, in the same order, but
+    for little words between them (a coder's or an annotator's rewording a person reads past)."""
+    seq = lambda t: [w for w in re.findall(r"[a-z]+|\d+", t.lower()) if w not in LITTLE]  # noqa: E731
+    a = seq(phrase)
+    return len(a) >= 2 and a == seq(label)
 
 
 def same_date(phrase: str, label: str) -> bool:

@@ -8,13 +8,15 @@ order, and the plan records the chosen element, the runner-up and the margin bet
 """
 from __future__ import annotations
 
+import re
+
 
 from iwr.graphs.description import (KIND_RE, KINDS, STOP as STOP_WORDS, Query, norm, parse, quote_bare_names, quoted, stem,
                                 type_text_of, words_of)
 from iwr.graphs.element_match import (LABEL_FIELDS, STRONG_KINDS, Plan, describe, fits_kind, hue_fits, phrase_score,
                                   symbol_score)
 from iwr.tasks.names import names_agree
-from iwr.graphs.placement import (implicit_anchor, inside, only_of_kind, ordinal_plan, position_plan, reading_order,
+from iwr.graphs.placement import (alone_plan, implicit_anchor, inside, only_of_kind, ordinal_plan, position_plan, reading_order,
                               related)
 
 __all__ = ["Plan", "match_description", "plans_for", "key_for", "quoted", "type_text_of", "names_agree",
@@ -96,7 +98,23 @@ def own_block_choice(tied: list[tuple], elements: list[dict], words: set[str] = 
     return sc + 0.05, f"{why}; its own block shows {said}", el
 
 
-def score_element(el: dict, q: Query, anchors: list[dict], kin: set[int] = frozenset()) -> tuple[float, str]:
+def column_heads(elements: list[dict]) -> dict:
+    """For each control, the nearest words above it in its own column (a table's 'PUSH' header over the
+    switches of that column, past the controls of the rows between)."""
+    texts = [e for e in elements if e.get("interactive") is False and (e.get("text") or e.get("name"))]
+    out = {}
+    for el in elements:
+        if el.get("interactive") is False or not el.get("bbox"):
+            continue
+        x, y, w, _ = el["bbox"]
+        above = [t for t in texts if t["bbox"][1] + t["bbox"][3] <= y + 2 and x - 20 <= t["bbox"][0] + t["bbox"][2] / 2 <= x + w + 20
+                 and len(str(t.get("text") or t.get("name"))) <= 30]
+        if above:
+            out[el.get("ref")] = str(max(above, key=lambda t: t["bbox"][1]).get("text") or "")
+    return out
+
+
+def score_element(el: dict, q: Query, anchors: list[dict], kin: set[int] = frozenset(), column: str = "") -> tuple[float, str]:
     parts, whys = [], []
     for p in q.phrases:
         s, w = phrase_score(el, p)
@@ -110,10 +128,13 @@ def score_element(el: dict, q: Query, anchors: list[dict], kin: set[int] = froze
     named = max(parts) + 0.1 * (sum(parts) - max(parts)) / len(parts) if parts else 0.0
     if q.words:
         have = words_of(" ".join(str(el.get(k) or "") for k in (*LABEL_FIELDS, "id", "classes")))
-        own = words_of(str(el.get("name") or el.get("text") or "")) - STOP_WORDS
+        label = str(el.get("name") or el.get("text") or "")
+        own = words_of(label) - STOP_WORDS
+        head = words_of(re.split(r"\s[(\[]|:|\s[-–—]\s", label)[0]) - STOP_WORDS  # 'Amount (-100 = expense)'
         overlap = len(q.words & have) / len(q.words)
         mentioned = q.words | (words_of(q.relation.anchor) if q.relation else set())
-        covered = len(own & mentioned) / len(own) if own else 0.0  # the description names all of its label
+        # the description names all of its label, or all of the label before a note in brackets
+        covered = max(len(own & mentioned) / len(own) if own else 0.0, len(head & mentioned) / len(head) if head else 0.0)
         by_words = 0.35 * overlap + 0.45 * covered
         if parts:  # a quoted name outweighs loose words, which only break ties ('Select' on flight SL 426)
             named += 0.15 * by_words
@@ -131,6 +152,9 @@ def score_element(el: dict, q: Query, anchors: list[dict], kin: set[int] = froze
             whys.append("kind " + "/".join(sorted(kinds)))
         elif kinds & STRONG_KINDS:
             score *= 0.6
+    if column and q.words & words_of(column):  # "push notifications for 'Mentions'": the switch under 'PUSH'
+        score += 0.15
+        whys.append(f"under the column {column!r}")
     if anchors:
         rel = max((related(q.relation.how, el, a) for a in anchors), default=0.0)
         if el.get("ref") in kin:  # in the anchor's own block (its line, its card), by the page's structure
@@ -144,6 +168,9 @@ def score_element(el: dict, q: Query, anchors: list[dict], kin: set[int] = froze
     if q.colours:
         fits = any(hue_fits(c, el.get("bg", "")) or hue_fits(c, el.get("color", "")) for c in q.colours)
         score = score + 0.1 if fits else score * 0.7
+    if q.square and el.get("bbox"):  # "the square button": a shape a person sees
+        w, h = el["bbox"][2], el["bbox"][3]
+        score = score + 0.1 if h and 0.75 <= w / h <= 1.33 else score * 0.7
     if q.index is not None and el.get("interactive", True) and el.get("ref") == q.index:
         score += 0.05
     if q.new and el.get("new"):
@@ -193,6 +220,10 @@ def _best_element(description: str, elements: list[dict], action_type: str, hint
         if plan is not None:
             return plan
     named = bool(q.phrases or q.symbols)
+    if q.alone and q.kinds and not named:
+        plan = alone_plan(q, usable)
+        if plan is not None:
+            return plan
     if q.ordinal is not None and not q.typing and not named:
         plan = ordinal_plan(q, usable, anchors)
         if plan is not None:
@@ -203,7 +234,9 @@ def _best_element(description: str, elements: list[dict], action_type: str, hint
     hinted = [p for p in (hint_name, hint_text) if p and p not in q.phrases]
     q.phrases += [p for p in hinted if norm(p)]
     q.symbols += [p.strip() for p in hinted if not norm(p) and p.strip() not in q.symbols]
-    scored = sorted(((*score_element(e, q, anchors, kin), e) for e in usable), key=lambda x: -x[0])
+    headed = column_heads(usable) if q.words and anchors else {}
+    scored = sorted(((*score_element(e, q, anchors, kin, headed.get(e.get("ref"), "")), e) for e in usable),
+                    key=lambda x: -x[0])
     strong = (q.kinds - ({q.ordinal[1]} if q.ordinal else set())) & STRONG_KINDS
     kin = [x for x in scored if any(fits_kind(x[2], k) for k in strong)]
     if kin and kin[0][0] >= threshold:  # the kind the words name is a constraint, not a bonus: a label

@@ -161,6 +161,7 @@ class JudgeState(TypedDict, total=False):
     task: dict  # the TaskRecord as JSON
     task_folder: str
     artifact: str  # index.html or its folder
+    root: str | None  # the site's top folder, served as such, when the artifact's page sits below it
     session: str
     step: int  # 0-based index of the next action
     stopped: bool
@@ -178,7 +179,7 @@ async def open_page(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     ext = state["task"].get("iwr") or {}
     opened = await _reopened(tools, runtime.context.reuse) or await tools.call(
         "browser", "open", target=state["artifact"], width=width, height=height,
-        seed=ext.get("seed", defaults.SEED), clock=ext.get("clock", defaults.CLOCK))
+        seed=ext.get("seed", defaults.SEED), clock=ext.get("clock", defaults.CLOCK), root=state.get("root"))
     sid = runtime.context.session = opened["session"]
     update = {"session": sid, "step": 0, "stopped": False, "shots": {}, "browser": opened.get("browser") or ""}
     if runtime.context.on_open is not None:
@@ -353,11 +354,11 @@ def build_judge_graph():
 
 async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, config: JudgeConfig | None = None,
                 on_open: Callable[[str], Awaitable[dict | None]] | None = None, reuse: str | None = None,
-                keep: dict | None = None) -> dict:
+                keep: dict | None = None, root: str | None = None) -> dict:
     """Replay a task on an artifact and return the raw judgement (actions, checkpoints, backends);
     `on_open` (see JudgeContext) may replace the task once the page is open. `reuse` is a session that
     shows this artifact, loaded again for this replay (it is closed with it); with `keep`, the page is
-    left open after a replay that ended, its session put in `keep["session"]` for the caller to close."""
+    left open after a replay that ended (its session in `keep["session"]`, the caller's to close); `root`: the site's top."""
     config = config or JudgeConfig()
     graph = build_judge_graph()
     llm = LlmJudge(config.model) if config.model is not None and config.judging.needs_model else None
@@ -369,7 +370,8 @@ async def judge(tools: Toolbox, task: dict, task_folder: str, artifact: str, con
             check_usable(plan, str(task.get("id")))
         ctx.refs = {step: str(path) for step, path in plan.files.items()}
     try:
-        state = await graph.ainvoke({"task": task, "task_folder": task_folder, "artifact": artifact, "actions": []},
+        state = await graph.ainvoke({"task": task, "task_folder": task_folder, "artifact": artifact, "root": root,
+                                     "actions": []},
                                     context=ctx, config={"recursion_limit": 10 + 2 * len(task["action_sequence"])})
     except BaseException:
         if ctx.session:  # a replay that died (e.g. the judge model is down) leaves no page open behind it

@@ -27,8 +27,9 @@ def occurrences(view: dict, text: str, display: bool = False, values: bool = Tru
     n = sum(1 for t in shown if p.search(flat(t["t"])))
     if not n:
         n = int(bool(p.search(flat(" ".join(t["t"] for t in shown)))))
-    if values:
-        n += sum(1 for f in view.get("fields", []) if f.get("checked") is None and p.search(flat(f.get("value", ""))))
+    if values:  # a field shows its value, or its placeholder while empty
+        n += sum(1 for f in view.get("fields", []) if f.get("checked") is None
+                 and p.search(flat(f.get("value") or f.get("ph", ""))))
     return n
 
 

@@ -125,6 +125,12 @@ def position_plan(q: Query, elements: list[dict]) -> Plan | None:
         if q.position is None or q.position[1] < 0:
             along = q.position[0] if q.position else 0.5
             q = Query(position=(along, 0.5) if q.line[0] == "row" else (0.5, along))
+    if not q.line and q.position and q.position[1] < 0 and group:  # "the left button": along the widest row
+        rows = lines_of(group, 1)
+        widest = [r for r in rows if len(r) == max(map(len, rows))]
+        if len(widest) != 1:
+            return None
+        group, q = widest[0], Query(position=(q.position[0], 0.5))
     if len(group) < 2 or q.position is None:
         return None
     xs = [centre(e)[0] for e in group]
@@ -137,6 +143,20 @@ def position_plan(q: Query, elements: list[dict]) -> Plan | None:
     margin = min(1.0, (dist[1][0] - dist[0][0]) / 50) if len(dist) > 1 else 1.0
     return Plan("text.position", {"ref": el["ref"]}, 0.8, f"at {q.position} of {len(group)} elements laid out together",
                 dist and [describe(e, 0.0) for _, e in dist[1:3]], chosen=describe(el, 0.8), margin=round(margin, 3))
+
+
+def alone_plan(q: Query, usable: list[dict]) -> Plan | None:
+    """"The lone button underneath": of the elements of the kind, laid out in rows, the only one with no
+    peer in its row."""
+    group = leaves([e for e in usable if e.get("interactive", True) and not e.get("covered")
+                    and any(fits_kind(e, k) for k in q.kinds)])
+    rows = lines_of(group, 1)
+    single = [r[0] for r in rows if len(r) == 1]
+    if len(rows) < 2 or len(single) != 1:
+        return None
+    el = single[0]
+    return Plan("text.position", {"ref": el["ref"]}, 0.8, f"the only one of {len(group)} alone in its row",
+                chosen=describe(el, 0.8), margin=1.0)
 
 
 def only_of_kind(q: Query, usable: list[dict]) -> Plan | None:

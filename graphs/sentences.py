@@ -62,9 +62,12 @@ CHANGE = (r"\b([a-z]+)\s+(?:goes|went|changes|changed|jumps|moves|rises|drops|fa
 KIND_WORDS = {"field", "box", "input", "display", "value", "number", "figure", "total"}
 NUMBERED = r"\b[a-z]+?s? (\d+) (?:to|through|-) (\d+) (?:are|is|turn|become|look|light up|are now)\b"
 LAST = r"\bthe last (?:[a-z-]+ ){0,2}(?:is|reads|shows|says) (?:now )?(\d+)\b"
-READS = (r"\b([a-z]+)\s+(?:now\s+|still\s+)?(?:reads|shows|is|becomes|says|displays|holds|stays at|is back to|goes to|"
-         r"changes to|goes back to|drops to|rises to|goes up to|goes down to|climbs to|falls to|increases to|"
-         r"decreases to)\s+(?:back to\s+|at\s+|now\s+)?(-?\$?\d(?:[\d.,]|:\d)*%?)(?![\w.])")
+READS = (r"\b([a-z]+)\s+(?:now\s+|still\s+)?(?:reads|shows|is|becomes|says|displays|holds|stays at|is back to|"
+         r"(?:goes|changes|drops|rises|climbs|falls|increases|decreases|comes)\s+(?:back\s+|up\s+|down\s+)?to)"
+         r"\s+(?:back to\s+|at\s+|now\s+)?(-?\$?\d(?:[\d.,]|:\d)*%?)(?![\w.])")
+# a list of readings, each a label and its number
+READINGS_LIST = (r"(?:^|,|\band\b)\s*(?:the\s+)?([a-z]+)(?:\s+[a-z]+)?\s+(?:is\s+(?:now\s+)?|reads\s+|of\s+)?"
+                 r"(-?\$?\d[\d.,]*%?)(?=\s*(?:,|\band\b|$|[.;]))")
 STOP_LABELS = {"it", "there", "that", "this", "which", "what", "box", "row", "column", "step", "tile", "day", "circle"}
 STILL = r"\b(still|remains?|stays?|unchanged|no change|does not change|doesn't change|keeps?)\b"
 # "The display shows '7'" is not made true by the label of the 7 key: text inside controls does not count.
@@ -155,15 +158,24 @@ def _side_claims(low: str, names: tuple[str, ...]) -> list[Claim]:
                             r"(?:[a-z]+\s+)?$",
                             low[:m.start()]) or re.match(r"\s*(?:are|is)?\s*(?:left|listed|shown|remaining|displayed|remain)\b",
                                                          low[m.end():]))
-    if said and not out:  # with names, the list holding them has that many: "Two products are shown: 'A', 'B'"
+    readings = bool(names) and all(re.fullmatch(r"-?\$?\d[\d.,]*%? [a-z ]+", x) for x in names)
+    if said and not out and readings:  # "shows 21 characters, 4 words, with 3 spaces": one more reading
+        out.append(Claim("shown", (f"{m.group(1)} {m.group(2)}",), display=True))
+    elif said and not out:  # with names, the list holding them has that many: "Two products are shown: 'A', 'B'"
         n = m.group(1)
         out.append(Claim("count", (m.group(2), *names), number=int(n) if n.isdigit() else NUMBERS[n]))
     counted = {str(c.number) for c in out if c.kind == "count"}
+    pairs = re.findall(READINGS_LIST, low)
+    if len(pairs) >= 2 and not names:  # "Character Count is now 26, Word Count 5, Sentences 2": each at its label
+        out += [Claim("reads", (w, n), fresh=not re.search(STILL, low)) for w, n in pairs if w not in STOP_LABELS]
+        return out
     m = re.search(READS, low) or re.search(CHANGE, low)  # 'the chart shows 14 daily points' is the count above
     if m and re.match(r"\s+holds\b", low[m.end(1):]) and re.match(r"\s*[a-z]", low[m.end():]):
         m = None  # "the board holds 2 Xs" counts things; "the amount box holds -45" reads a value
     label = _label(low, m) if m else None
-    if m and not names and label and m.group(2) not in counted:
+    # beside names, a reading said after all of them: "'Pay rent' is left and the count drops back to 2"
+    apart = not names or (m is not None and m.start(1) > max((q.end() for q in re.finditer(r"q\d+q", low)), default=-1))
+    if m and apart and label and m.group(2) not in counted:
         out.append(Claim("reads", (label, m.group(2)), fresh=not re.search(STILL, low)))
     read = {c.texts[1] for c in out if c.kind == "reads"}
     out += [Claim("shown", (r,), fresh=not re.search(STILL, low), display=True)
@@ -222,6 +234,11 @@ def _switch_claims(low: str, quotes: list[str]) -> list[Claim]:
 def _clause_claims(clause: str, quotes: list[str], typed: str | None) -> list[Claim]:
     # what a value was ('drops from Q to Q', 'instead of Q') is no claim about what the page shows now
     clause = re.sub(r"\b(from|instead of|rather than|in place of|replacing)\s+Q\d+Q", r"\1 it", clause)
+    swap = re.search(r"Q(\d+)Q[^;]*?\b(?:is|are|gets?)\s+replaced\s+(?:by|with)\s+(?:[a-z]+\s+){0,2}?Q(\d+)Q", clause)
+    if swap:  # "the 'A' hint is replaced by a red 'B'": A went, B is shown
+        gone, new = quotes[int(swap.group(1))], quotes[int(swap.group(2))]
+        rest = clause[:swap.start()] + clause[swap.end():]
+        return [Claim("absent", (gone,)), Claim("shown", (new,))] + (_clause_claims(rest, quotes, typed) if "Q" in rest else [])
     qs = tuple(quotes[int(n)] for n in re.findall(r"Q(\d+)Q", clause))
     # "the arrow by 'Last Name' is gone": what went is the arrow, not the name the sentence places it by
     placed = {quotes[int(n)] for n in re.findall(rf"\bthe [a-z]+(?: [a-z]+)? {PLACED}\s+(?:the\s+)?Q(\d+)Q", clause, re.I)}
@@ -256,7 +273,9 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None, placed: set =
     m = re.search(STYLED, low)
     if m:  # "X is red" says how it looks now, "X turns red" what the action changed
         state = re.search(rf"\b(?:is|are|stays?|remains?)\s+(?:still\s+)?(?:dark |light |bright |pale )?{m.group(1)}\b", low)
-        return [Claim("styled", qs, colour=m.group(1) if m.group(1) in HUES else None, fresh=not state)]
+        # going grey is a change the pixels show (a switch turned off); being grey says too little
+        hue = m.group(1) in HUES or m.group(1) in ("grey", "gray") and not state
+        return [Claim("styled", qs, colour=m.group(1) if hue else None, fresh=not state)]
     if re.search(r"\bonly\b", low) and qs:
         return [Claim("only", qs)]
     if re.search(GONE, low) and (qs or re.search(CONTAINER, low)):
@@ -267,8 +286,8 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None, placed: set =
         return [Claim("opened", qs)]
     if re.search(SELECTED, low) and qs and not re.search(r"\bselected (?:items?|rows?|files?)\b", low):
         return [Claim("selected", qs)]
-    if re.search(EMPTY, low):
-        return [Claim("empty", qs)]
+    if re.search(EMPTY, low):  # "all four fields are cleared": every one of them
+        return [Claim("empty", qs, exclusive=bool(re.search(r"\b(?:all|every|each|both)\b", low)))]
     if qs:
         still = bool(re.search(STILL, low))
         display = bool(re.search(DISPLAY, low)) and not re.search(CONTROL_WORDS, low)
@@ -282,11 +301,32 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None, placed: set =
 MESSAGE = re.compile(r"\b((?:the |a )?(?:message|text|notice|error|banner|caption|heading|title)\s+)"
                      r"([A-Z][^;,'\"]*?[.!?]?)(?=\s+(?:appears?|is shown|shows up|comes up|pops up|is displayed)\b)")
 
+# "the line under the seats reads You have selected 1 seats for a price of $10": the words it reads, whole
+# (a run of three words or more, no list: "it says Your Score -1, Rock VS Paper and You Lose" names three)
+READS_TEXT = re.compile(r"\b((?:reads|says)\s+)([A-Z](?:[^;,'\"](?!\band\b))*?)(?=[.!?]?\s*(?:[;.]\s|[;.]?$))")
+
+
+READS_LIST = re.compile(r"\b((?:reads|says|shows)\s+)([A-Z][^;'\"]*?(?:,|\band\b)[^;'\"]*?)(?=[.!?]?\s*(?:[;.]\s|[;.]?$))")
+
+
+def _quote_read_text(m: re.Match) -> str:
+    return f"{m.group(1)}'{m.group(2)}'" if len(m.group(2).split()) >= 3 else m.group(0)
+
+
+def _quote_read_list(m: re.Match) -> str:
+    """"it says Your Score -1, Rock VS Paper and You Lose": three texts it shows, each quoted."""
+    items = [i.strip() for i in re.split(r",\s*(?:and\s+)?|\s+and\s+", m.group(2)) if i.strip()]
+    if len(items) < 2 or not all(re.match(r"[A-Z0-9$-]", i) for i in items):
+        return m.group(0)
+    return m.group(1) + ", ".join(f"'{i}'" for i in items[:-1]) + f" and '{items[-1]}'"
+
 
 def compile_sentence(sentence: str, typed: str | None = None, names=()) -> list[Claim]:
     """The claims of an assertion; [Claim('changed')] when nothing in it is decidable. `names`: the
     texts the page shows and the task names, which the sentence may use unquoted (sentence_names.py)."""
-    sentence = ground_names(MESSAGE.sub(lambda m: f"{m.group(1)}'{m.group(2)}'", sentence or ""), names)
+    sentence = READS_TEXT.sub(_quote_read_text, MESSAGE.sub(lambda m: f"{m.group(1)}'{m.group(2)}'", sentence or ""))
+    sentence = READS_LIST.sub(_quote_read_list, sentence)
+    sentence = ground_names(sentence, names)
     # "Milk is removed, leaving Eggs and Apples": what is left is still shown, a claim of its own
     sentence = quote_names(re.sub(r",?\s+(?:leaving|leaves)\s+(?=(?:only\s+)?['\"A-Z])", "; still shown: ", sentence or ""))
     quotes = [next(g for g in m.groups() if g) for m in QUOTE_RE.finditer(sentence)]

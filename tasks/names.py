@@ -6,6 +6,7 @@ carries the name the words gave it.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 WORD_RE = re.compile(r"[a-z0-9]+")
 
@@ -51,6 +52,12 @@ def names_agree(quotes: list[str], label: str) -> bool:
         if nq in lab or (len(lab) >= 3 and lab in nq):
             return True
         qw, lw = words_of(q), words_of(label)
-        if qw and len(qw & lw) / len(qw) >= 0.5:
+        if qw and len(qw & lw) / len(qw) >= 0.5 and _numbers_fit(q, label):
             return True
     return False
+
+
+def _numbers_fit(quote: str, label: str) -> bool:
+    """Every number the name holds is on the label as often: '+1 to Player-1' is not '+1 to Player-2'."""
+    nums = lambda t: Counter(re.findall(r"\d+", t))  # noqa: E731
+    return not nums(quote) - nums(label)

@@ -98,3 +98,6 @@ async def test_the_judge_is_set_beside_the_labels(tmp_path: Path):
     assert rows["good"]["statuses"] == ["passed"] * 7 and rows["dead"]["statuses"][0] == "failed"
     assert f["per_action_agreement"] == 1.0 and f["false_fail_rate"] == 0.0 and f["false_pass_rate"] == 0.0
     assert f["first_failure_exact"] == 1.0 and f["kendall_tau"] == 1.0 and f["disagreements"] == []
+    one = await judge_agreement(root, tmp_path / "work", hints=(False,), only=("dead",))
+    assert [r["page"] for r in one["hints_off"]["rows"]] == ["dead"]
+    assert "among blind9" in (await judge_agreement(root, tmp_path / "work", only=("blind9",)))["agreement_unavailable"]

@@ -60,7 +60,8 @@ def test_a_wordless_pill_is_a_switch_and_a_cross_is_the_x_a_person_names():
     assert fits_kind(pill, "checkbox")
     assert not fits_kind({**pill, "bbox": [0, 0, 200, 40]}, "checkbox")  # a wide bar is no switch
     assert not fits_kind({**pill, "text": "Save"}, "checkbox")
-    assert parse("Tap the X next to 'Milk'", "Click").symbols == ["X"]
+    assert parse("Tap the X next to 'Milk'", "Click").symbols == ["X", "x"]  # drawn either way
+    assert "x" in parse("Click the small red x on its left", "Click").symbols
     assert parse("Click the centre square as player X", "Click").symbols == []  # X names a player here
 
 

@@ -31,7 +31,7 @@ def _instant(monkeypatch) -> list[str]:
     every mutant at zero."""
     seen = []
 
-    async def judged(task, entry, tools, config, base):
+    async def judged(task, entry, tools, config, base, root=None):
         seen.append(base["agent"])
         score = 1.0 if base["agent"] == "reference" else 0.0
         return TaskResult(task_id=task.id, status="scored", agent=base["agent"], ifs=score, final=score)

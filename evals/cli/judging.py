@@ -97,6 +97,8 @@ def calibrate(
                                              "and off; by default a whole calibration (no --max-tasks) includes that "
                                              "corpus under its own hints setting"),
     corpus: Path = typer.Option(AGREEMENT, help="the agreement corpus"),
+    only: list[str] = typer.Option([], "--only", help="with --agreement: judge only the pages of this corpus "
+                                   "(suite, real, blind, blind2, ...), task id or page id; repeatable"),
     as_json: bool = typer.Option(False, "--json", help="print the calibration as JSON"),
 ):
     """Judge every reference site and injected defects of it; report detection per defect kind.
@@ -105,6 +107,7 @@ def calibrate(
       iwr calibrate --json
       iwr calibrate --hints off --json     (adds grounding/assertion agreement, false negatives, tasks/real)
       iwr calibrate --agreement            (the judge against people's labels, hints on and off)
+      iwr calibrate --agreement --only blind2 --json
     """
     from iwr.evals.quality.agreement import judge_agreement
     from iwr.evals.quality.calibrate import calibrate as run_calibration
@@ -118,7 +121,8 @@ def calibrate(
     cache = None if no_cache else judge_cache()
     if agreement:
         with progress_bar("agreement: judgements") as bar:
-            res = asyncio.run(judge_agreement(corpus, work, (True, False), cache_dir=cache, progress=bar))
+            res = asyncio.run(judge_agreement(corpus, work, (True, False), cache_dir=cache, progress=bar,
+                                               only=tuple(only)))
         show_agreement(out, res, as_json)
         return
     suite = suite_or_exit(tasks)

@@ -31,9 +31,10 @@ def judge_servers(run_dir: Path, suite_root: Path, extra_roots: list[Path] = ())
 
 
 async def judge_artifact(task: Task, entry: Path, tools: Toolbox, config: JudgeConfig, base: dict,
-                         timeout_s: float = JUDGE_TIMEOUT_S) -> TaskResult:
-    """Judge one page file for one task and score it, on a copy of its folder that the judge owns; a
-    refused artifact, an infrastructure fault or a judge that runs past `timeout_s` is recorded, not raised."""
+                         timeout_s: float = JUDGE_TIMEOUT_S, root: Path | None = None) -> TaskResult:
+    """Judge one page file for one task and score it, on a copy of its folder (of `root`, a folder above
+    the page, when given: an app whose page sits in a subfolder) that the judge owns; a refused artifact,
+    an infrastructure fault or a judge that runs past `timeout_s` is recorded, not raised."""
     t0, entry = time.monotonic(), Path(entry)
     if not entry.is_symlink() and not entry.is_file():  # a link is no missing page: it is refused below
         if config.paper_compat:  # the reference code drops such a task from the average
@@ -44,25 +45,26 @@ async def judge_artifact(task: Task, entry: Path, tools: Toolbox, config: JudgeC
     folder = Path(tempfile.mkdtemp(prefix="iwr-judged-"))
     try:
         try:
-            page = judged_copy(entry, folder, task.folder)
+            page = judged_copy(entry, folder, task.folder, root)
         except RefusedArtifact as e:
             return TaskResult(**base, status="model_failure", error=f"the judge refused the artifact: {e.reason}")
         except OSError as e:
             return TaskResult(**base, status="infra_failure", error=f"the judge could not copy the artifact: {e}")
-        return await _judge_copy(task, page, tools, config, base, timeout_s, t0)
+        return await _judge_copy(task, page, tools, config, base, timeout_s, t0, folder if root is not None else None)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
 async def _judge_copy(task: Task, entry: Path, tools: Toolbox, config: JudgeConfig, base: dict, timeout_s: float,
-                      t0: float) -> TaskResult:
+                      t0: float, root: Path | None = None) -> TaskResult:
     record, cache = task.record.model_dump(mode="json", exclude_none=True), cache_of(tools)
-    key = judgement_key(record, task.folder, entry, config) if cache else None
+    key = judgement_key(record, task.folder, entry, config, root) if cache else None
     kept: dict = {}  # the judged page, left open for the typed-text probe to load again (graphs/judge.py)
     try:
         try:
             j = await asyncio.wait_for(cached_judgement(cache, key, lambda: judge(
-                tools, record, str(task.folder), str(entry.resolve()), config, keep=kept if config.probes else None)),
+                tools, record, str(task.folder), str(entry.resolve()), config, keep=kept if config.probes else None,
+                root=str(root.resolve()) if root is not None else None)),
                 timeout_s)
         except InvalidTask as e:  # the task's data, not the page: reported, never a 0 for the page
             return TaskResult(**base, status="invalid_task", error=str(e))

@@ -144,12 +144,15 @@ class Cache:
         os.replace(tmp, path)  # atomic: a reader sees the whole entry or none
 
 
-def judgement_key(task: dict, task_folder: str | Path, entry: str | Path, config: Any) -> str | None:
-    """The key of a judgement: the artifact's folder, the task (actions, checkpoints, target crops, assets),
-    the judge configuration and the versions; None when the artifact or the task's evidence cannot be
-    hashed whole (a key that ignored a part would serve a judgement of other bytes)."""
+def judgement_key(task: dict, task_folder: str | Path, entry: str | Path, config: Any,
+                  root: str | Path | None = None) -> str | None:
+    """The key of a judgement: the artifact's folder (`root` when the page sits below it), the task
+    (actions, checkpoints, target crops, assets), the judge configuration and the versions; None when the
+    artifact or the task's evidence cannot be hashed whole (a key that ignored a part would serve a
+    judgement of other bytes)."""
     entry = Path(entry)
-    artifact = tree_digest(entry.parent) if entry.is_file() and not entry.is_symlink() else None
+    top = Path(root) if root is not None else entry.parent
+    artifact = tree_digest(top) if entry.is_file() and not entry.is_symlink() else None
     if artifact is None:
         return None
     folder = Path(task_folder)
@@ -157,7 +160,8 @@ def judgement_key(task: dict, task_folder: str | Path, entry: str | Path, config
     if None in evidence:
         return None
     config = config.model_dump(mode="json") if hasattr(config, "model_dump") else config
-    return digest("judgement", task, artifact, entry.name, evidence, config, versions())
+    return digest("judgement", task, artifact, entry.relative_to(top).as_posix() if root is not None else entry.name,
+                  evidence, config, versions())
 
 
 def _shot_paths(judgement: dict) -> list[tuple[dict, str]]:

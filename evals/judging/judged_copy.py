@@ -143,12 +143,20 @@ def _copy(src, dst: Path, limit: int, shown: str) -> tuple[int, str]:
     return n, h.hexdigest()
 
 
-def judged_copy(entry: str | Path, dest: str | Path, task_folder: str | Path | None = None) -> Path:
+def judged_copy(entry: str | Path, dest: str | Path, task_folder: str | Path | None = None,
+                root: str | Path | None = None) -> Path:
     """Copy the artifact of `entry` (a page, or a folder holding index.html) into the new folder `dest`,
-    regular files only, and return the copy's page; RefusedArtifact says why it will not."""
+    regular files only, and return the copy's page; RefusedArtifact says why it will not. With `root`, a
+    folder above the page (an app whose page sits in a subfolder), the whole of `root` is the artifact."""
     entry, dest = Path(entry), Path(dest)
     is_folder = not entry.is_symlink() and entry.is_dir()
     src, page = (entry, "index.html") if is_folder else (entry.parent, entry.name)
+    if root is not None:
+        try:
+            page = (entry / "index.html" if is_folder else entry).relative_to(root).as_posix()
+        except ValueError:
+            raise RefusedArtifact(f"{entry} is not inside {root}") from None
+        src = Path(root)
     if not os.path.lexists(entry):
         raise RefusedArtifact(f"no page at {entry.name}")
     copier = _Copier(task_assets(task_folder))

@@ -41,17 +41,19 @@ def _materialised(corpus: Path) -> None:
 
 
 async def judge_agreement(root: Path = AGREEMENT, work: Path | None = None, hints: tuple[bool, ...] = (True, False),
-                          cache_dir: Path | None = None, concurrency: int = 2, progress: Steps | None = None) -> dict:
+                          cache_dir: Path | None = None, concurrency: int = 2, progress: Steps | None = None,
+                          only: tuple[str, ...] = ()) -> dict:
     """Judge each labelled page with each hints setting; the figures overall, per corpus and per mode,
-    and every disagreement. A corpus that is not here says so under `agreement_unavailable`."""
+    and every disagreement. `only` keeps the pages whose corpus, task id or page id it names. A corpus
+    that is not here says so under `agreement_unavailable`."""
     steps = progress or Silent()
     try:
         pages, labels = load_pages(root), load_labels(root)
     except CorpusError as e:
         return {"agreement_unavailable": str(e)}
-    pages = [p for p in pages if p.id in labels]
+    pages = [p for p in pages if p.id in labels and (not only or {p.corpus, p.task, p.id} & set(only))]
     if not pages:
-        return {"agreement_unavailable": f"no labelled page in {root}"}
+        return {"agreement_unavailable": f"no labelled page in {root}" + (f" among {', '.join(only)}" if only else "")}
     work = Path(work or tempfile.mkdtemp(prefix="iwr-agreement-"))
     work.mkdir(parents=True, exist_ok=True)
     used = sorted({p.corpus for p in pages})
@@ -75,11 +77,12 @@ async def judge_agreement(root: Path = AGREEMENT, work: Path | None = None, hint
                     steps.expect(1)
                     async with gate:
                         try:
-                            entry = lay_out(page, work / ("on" if on else "off"), root)
+                            entry, top = lay_out(page, work / ("on" if on else "off"), root)
                         except CorpusError as e:
                             raise CorpusError(f"page {page.id}: {e}") from None
                         result = await judge_artifact(task, entry, tools, config,
-                                                      {"task_id": task.id, "agent": f"agreement:{page.id}", "profile": config.profile})
+                                                      {"task_id": task.id, "agent": f"agreement:{page.id}", "profile": config.profile},
+                                                      root=top)
                     steps.step(f"page {page.id} (hints {'on' if on else 'off'})")
                     return _row(page, labels[page.id], task, result)
 

@@ -112,17 +112,17 @@ def load_labels(root: Path = AGREEMENT) -> dict[str, PageLabels]:
     return out
 
 
-def lay_out(page: CorpusPage, out: Path, root: Path = AGREEMENT) -> Path:
+def lay_out(page: CorpusPage, out: Path, root: Path = AGREEMENT) -> tuple[Path, Path | None]:
     """Write the page as it is judged into `out/<id>/`: its own files plus the task's assets, or the
-    recorded app's original or broken variant site; returns the entry page."""
+    recorded app's original or broken variant site; returns the entry page and, for an app, its site's
+    top folder (the page may sit in a subfolder of it)."""
     corpus = CORPORA[page.corpus]
     if page.mode in ("original", "variant"):
         entry = next((rt for rt in real_tasks(corpus) if str(rt.task_id) == page.task), None)
         if entry is None:
             raise CorpusError(f"page {page.id}: no task {page.task} in {corpus / 'originals.json'}")
-        if page.mode == "original":
-            return entry.site / entry.page
-        return variant_site(entry, page.variant or "", out) / entry.page
+        site = entry.site if page.mode == "original" else variant_site(entry, page.variant or "", out)
+        return site / entry.page, site
     own = root / "pages" / page.id
     if not (own / "index.html").is_file():
         raise CorpusError(f"page {page.id}: no {own / 'index.html'}")
@@ -133,4 +133,4 @@ def lay_out(page: CorpusPage, out: Path, root: Path = AGREEMENT) -> Path:
     assets = corpus / "data" / page.task / "assets"
     if assets.is_dir():
         shutil.copytree(assets, folder / "assets", dirs_exist_ok=True)
-    return folder / "index.html"
+    return folder / "index.html", None

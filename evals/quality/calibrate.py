@@ -60,11 +60,11 @@ async def calibrate(suite: Suite, work: Path | None = None, max_tasks: int | Non
     rows, per_task, judgements = [], [], []
     gate = asyncio.Semaphore(max(1, concurrency))
 
-    async def judged(t, entry: Path, agent: str) -> TaskResult:
+    async def judged(t, entry: Path, agent: str, root: Path | None = None) -> TaskResult:
         steps.expect(1)
         async with gate:
             base = {"task_id": t.id, "agent": agent, "profile": config.profile}
-            result = await judge_artifact(t, entry, tools, config, base)
+            result = await judge_artifact(t, entry, tools, config, base, root=root)
         judgements.append((agent, result))
         steps.step(f"task {t.id}: {agent}")
         return result

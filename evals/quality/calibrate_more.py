@@ -94,8 +94,8 @@ async def judge_real(root: Path, out: Path, judged) -> dict:
     async def one(rt) -> None:
         t = by_id[rt.task_id]
         orig, *variants = await asyncio.gather(
-            judged(t, rt.site / rt.page, "real-original"),
-            *(judged(t, variant_site(rt, v, out) / rt.page, f"real-{v}") for v in rt.broken))
+            judged(t, rt.site / rt.page, "real-original", rt.site),  # the app's page may sit in a subfolder
+            *(judged(t, variant_site(rt, v, out) / rt.page, f"real-{v}", variant_site(rt, v, out)) for v in rt.broken))
         rows.append({"task_id": t.id, "app": rt.app.name, "original": _figures(orig),
                      "variants": {v: {**_figures(r), "below": r.final < orig.final - MARGIN,
                                       "first_failure": first_failure(r), "breaks_at": rt.fails_at.get(v)}

@@ -251,9 +251,10 @@ def _load(script_path: Path, official: bool) -> Script:
         raise RecordError(str(e)) from e
 
 
-async def _open(hub: BrowserHub, entry: str, width: int, height: int) -> Session:
+async def _open(hub: BrowserHub, entry: str, width: int, height: int, site: Path | None = None) -> Session:
+    """Open the entry; a local site is served from its top folder, whatever subfolder the page sits in."""
     try:
-        s = await hub.open(entry, width, height, seed=defaults.SEED, clock=defaults.RECORDING_CLOCK)
+        s = await hub.open(entry, width, height, seed=defaults.SEED, clock=defaults.RECORDING_CLOCK, serve_root=site)
     except ValueError as e:
         raise RecordError(str(e)) from e
     if s.page_errors:
@@ -279,7 +280,7 @@ async def record_task(script_path: Path, suite: Path, site: str | Path | None = 
             shutil.rmtree(task_dir)
         (task_dir / "checkpoints").mkdir(parents=True)
         async with BrowserHub(shots_root=work) as hub:
-            s = await _open(hub, entry, width, height)
+            s = await _open(hub, entry, width, height, site)
             shutil.copy(await actions.screenshot(s, "step_0"), task_dir / "checkpoints" / "step_0.png")
             track = FrameTrack()
             track.hold(draw_pointer(await _grab(s), width / 2, height / 2), 1.0)
@@ -329,10 +330,10 @@ async def verify_script(script_path: Path, site: str | Path | None = None, overl
                     dst = work / "site" / f.relative_to(overlay)
                     dst.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy(f, dst)
-            entry = str(work / "site" / script.page)
+            entry, folder = str(work / "site" / script.page), work / "site"
         width, height = script.size
         async with BrowserHub(shots_root=work / "shots") as hub:
-            s = await _open(hub, entry, width, height)
+            s = await _open(hub, entry, width, height, folder)
             played = await _play(s, script, FrameTrack(), None, official=True, strict=False)
             if s.blocked:
                 played.failures.append(f"the site requested outside URLs: {s.blocked[:3]}")

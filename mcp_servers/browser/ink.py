@@ -187,6 +187,6 @@ async def keep_seen(session, view: dict, scroll: tuple[float, float], live: list
     texts = view["texts"]
     held = lambda box: not box["words"] or any(shows(texts[i]) for i in box["i"])  # noqa: E731
     return {**view, "texts": [bare(t) for t in texts if shows(t)],
-            "fields": [bare(f) if shows(f) else {**bare(f), "value": ""} for f in view["fields"]],
+            "fields": [bare(f) if shows(f) else {**bare(f), "value": "", "ph": ""} for f in view["fields"]],
             "states": [s["t"] for s in view["states"] if held(s)],
             "dialogs": list(dict.fromkeys(d["t"] for d in view["dialogs"] if held(d)))}

@@ -230,9 +230,13 @@ OBSERVE = """
     }
     // A value a person reads: in the viewport, taking its ink away must change the field's pixels (ink.py).
     const r = el.getBoundingClientRect();
-    if (f.value && f.checked === undefined && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth) {
+    // An empty field shows its placeholder, tested the same way (its ink is the ::placeholder's).
+    const ph = !f.value && f.checked === undefined && el.placeholder ? flat(el.placeholder) : '';
+    if (ph) f.ph = ph;
+    if ((f.value || ph) && f.checked === undefined && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth) {
       const path = pathOf(el);
-      if (path && r.width >= 1 && r.height >= 1) Object.assign(f, {p: path, ink: [[r.x, r.y, r.width, r.height]], css: true});
+      if (path && r.width >= 1 && r.height >= 1)
+        Object.assign(f, {p: ph ? path + '::placeholder' : path, ink: [[r.x, r.y, r.width, r.height]], css: true});
     }
     fields.push(f);
   }

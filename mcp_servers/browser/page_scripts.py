@@ -44,9 +44,12 @@ DESCRIBE_FNS = """
     }
     return '';
   };
+  // A pill with no words a person takes for a switch (graphs/element_match.looks_like_switch)
+  const pill = (el) => { const r = el.getBoundingClientRect();
+    return r.height >= 12 && r.height <= 48 && r.width / r.height >= 1.4 && r.width / r.height <= 3.2 && !clean(el.innerText || ''); };
   const nameOf = (el) => {
     const named = ownName(el);
-    return named || (/^(checkbox|radio|switch)$/.test(roleOf(el)) ? besideName(el) : '');
+    return named || (/^(checkbox|radio|switch)$/.test(roleOf(el)) || roleOf(el) === 'button' && pill(el) ? besideName(el) : '');
   };
   const ownName = (el) => {
     const a = el.getAttribute('aria-label'); if (a) return clean(a);
@@ -117,6 +120,14 @@ LIST_ELEMENTS = """
     }
     return parts.join(' > ');
   };
+  // A field with no label element: the short caption a person reads just before it ('Amount (USD)' above the box)
+  const captionOf = (el) => {
+    if (!/^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName)) return '';
+    const prev = el.previousElementSibling;
+    if (!prev || prev.querySelector('input,textarea,select,button')) return '';
+    const t = flat(prev.innerText || '');
+    return t.length <= 40 ? t : '';
+  };
   const infos = keep.map((el, i) => {
     const r = el.getBoundingClientRect();
     return {ref: i, tag: el.tagName.toLowerCase(), role: roleOf(el), name: nameOf(el),
@@ -124,7 +135,7 @@ LIST_ELEMENTS = """
             id: el.id || '', css: cssPath(el), bbox: [r.x, r.y, r.width, r.height],
             enabled: !el.disabled, interactive: true, value: el.value !== undefined ? flat(String(el.value)) : '',
             placeholder: el.getAttribute('placeholder') || '', alt: el.getAttribute('alt') || '',
-            title: el.getAttribute('title') || '', label: el.labels ? flat(Array.from(el.labels).map((l) => l.innerText).join(' ')) : '',
+            title: el.getAttribute('title') || '', label: el.labels && el.labels.length ? flat(Array.from(el.labels).map((l) => l.innerText).join(' ')) : captionOf(el),
             color: getComputedStyle(el).color, bg: backgroundOf(el), region: regionOf(el), covered: !uncovered(el),
             checked: el.checked === undefined ? null : el.checked, focused: document.activeElement === el,
             controls: el.tagName === 'LABEL' && el.control ? (el.control.type || el.control.tagName.toLowerCase()) : null,

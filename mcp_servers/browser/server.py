@@ -112,9 +112,12 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
     @mcp.tool(annotations=ACTS)
     @errors
     async def open(target: str, ctx: Context, width: int = 1280, height: int = 800, scale: float = 1.0,
-                   seed: int | None = defaults.SEED, clock: str | None = defaults.CLOCK) -> Opened:
-        """Open a loopback URL or a local HTML file/folder in a new isolated session; returns its id."""
-        return opened(ctx, await hub_of(ctx).open(target, width=width, height=height, scale=scale, seed=seed, clock=clock))
+                   seed: int | None = defaults.SEED, clock: str | None = defaults.CLOCK, root: str | None = None) -> Opened:
+        """Open a loopback URL or a local HTML file/folder in a new isolated session; returns its id. `root`,
+        a folder holding the file, is served as the site's top (an app whose page sits in a subfolder and
+        loads '../../lib/x.js'); by default the file's own folder is."""
+        return opened(ctx, await hub_of(ctx).open(target, width=width, height=height, scale=scale, seed=seed, clock=clock,
+                                                  serve_root=Path(root) if root else None))
 
     @mcp.tool(annotations=ACTS)
     @errors
