@@ -151,7 +151,7 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
         effect = not claim.fresh or now > was or page_changed(before, after)
         counted = COUNTED.fullmatch(q)
         if not now and counted:  # '6 words' where the page reads 'Word Count: 6': the number at its word
-            tries = [_reads(w, counted[1], claim.fresh, before, after) for w in counted[2].split() if len(w) > 3]
+            tries = [_reads(w, counted[1], claim.fresh, before, after) for w in counted[2].split() if len(w) > 2]
             if any(ok for ok, _ in tries):
                 return next(t for t in tries if t[0])
         return now > 0 and effect, f"{q!r} shown in {now} place(s) (before {was}){'' if effect else '; nothing changed'}"

@@ -131,7 +131,7 @@ def _relation(masked: str, quotes: list[str]) -> tuple[Relation | None, str]:
     """The first relation phrase followed by an anchor; and the description with it removed."""
     for how, pattern in RELATIONS:
         # the anchor's own kind word goes with it: "at the right end of the Salary entry" names no entry
-        m = re.search(rf"\b(?:{pattern})\s+(?:the\s+)?(?:(?:[a-z-]+,?\s+){{0,3}}?)?(Q(\d+)Q)(?:\s+(?:{KIND_RE.pattern}|"
+        m = re.search(rf"\b(?:{pattern})\s+(?:the\s+)?(?:(?:[a-z-]+\s+){{0,3}}?(?:[a-z-]+,\s+)?)?(Q(\d+)Q)(?:\s+(?:{KIND_RE.pattern}|"
                       rf"(?:row|line|column|section|panel|area)s?\b))?", masked)
         if m and (how != "inside" or not re.search(r"\b(?:in|on)\s+the\s*$", masked[:m.start()])):
             return Relation(how, quotes[int(m.group(2))], True), masked[:m.start()] + masked[m.end():]
@@ -158,8 +158,9 @@ def quote_bare_names(description: str) -> str:
     if QUOTE_RE.search(description) or not description.strip():
         return description
     first = re.match(r"\s*\S+", description).end()
-    return description[:first] + BARE_NAME.sub(  # a single letter is a player or a key, not a name
-        lambda m: m.group(1) if len(m.group(1)) == 1 else f"'{m.group(1)}'", description[first:])
+    return description[:first] + BARE_NAME.sub(  # a single letter is a player or a key, not a name; "I" a person
+        lambda m: m.group(1) if len(m.group(1)) == 1 or m.group(1).split()[0] == "I" else f"'{m.group(1)}'",
+        description[first:])
 
 
 HOVER_THEN = re.compile(r"^\s*(?:hover(?:\s+the\s+(?:mouse|pointer|cursor))?|move\s+the\s+(?:mouse|pointer|cursor))\s+"

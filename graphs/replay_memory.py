@@ -46,7 +46,7 @@ def back_plan(q: Query, description: str, action_type: str, elements: list[dict]
     if not points_back(description) and (q.relation or q.position or q.alone or q.square or q.ordinal):
         return None  # "the square button to the right of the password": the words place it, not the past
     here = {e.get("css"): e for e in elements if e.get("css") and e.get("enabled", True) and not e.get("covered")}
-    names = [n for n in quoted(description)[1 if q.typing else 0:]] or list(q.phrases)  # 'the Cheap toggle'
+    names = [n for n in quoted(description)[1 if q.typing else 0:]] or [p for p in q.phrases if len(p) > 1]  # 'the Cheap toggle'
     kinds = {"field"} if q.typing else q.kinds
     # the earlier element whose description said what this one says ("Play rock again"), else the latest;
     # words that name none of them ("Click the Cheap toggle again" after 'Fast') leave the latest aside
@@ -54,6 +54,8 @@ def back_plan(q: Query, description: str, action_type: str, elements: list[dict]
     # a quoted name: the earlier elements that carry it whole first ('Add item', not 'Enter a new item')
     exact = [p for p in used if names and any(phrase_score({"name": p.get("name", "")}, n)[0] >= 0.9 for n in names)]
     order = (said[-1:] if said and not names else []) + exact[::-1] + named[::-1]
+    if re.search(r"\bthe first [a-z]+ (?:i|we|you) (?:picked|chose|clicked|selected|tapped|added)\b", description.lower()):
+        order = said[:1] + used  # "the first seat I picked": the earliest, not the latest
     if not (q.words and not names and not said and not named and any(
             q.words & words_of(f"{e.get('name') or ''} {e.get('text') or ''}") for e in here.values())):
         order += used[::-1]

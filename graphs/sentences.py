@@ -274,7 +274,9 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None, placed: set =
     if m:  # "X is red" says how it looks now, "X turns red" what the action changed
         state = re.search(rf"\b(?:is|are|stays?|remains?)\s+(?:still\s+)?(?:dark |light |bright |pale )?{m.group(1)}\b", low)
         # going grey is a change the pixels show (a switch turned off); being grey says too little
-        hue = m.group(1) in HUES or m.group(1) in ("grey", "gray") and not state
+        hue = m.group(1) in HUES or m.group(1) in ("grey", "gray") and not state and bool(
+            re.search(r"\bq\d*q\s+(?:[a-z]+\s+)?(?:turns?|goes|went|becomes?)\s+(?:grey|gray)\b", low)
+            or not qs and re.search(r"\b(?:turns?|goes|went|becomes?)\s+(?:grey|gray)\b", low))
         return [Claim("styled", qs, colour=m.group(1) if hue else None, fresh=not state)]
     if re.search(r"\bonly\b", low) and qs:
         return [Claim("only", qs)]

@@ -37,6 +37,15 @@ def test_what_a_line_reads_or_says_is_shown_whole_and_a_list_of_texts_each():
     assert kinds("The button says Add") == [("changed", ())]  # two words are no line of text
 
 
+def test_going_grey_belongs_to_its_own_subject_and_i_is_no_name():
+    (fast, _) = compile_sentence("'Fast' goes grey, leaving 'Cheap' as the only switch on")
+    assert (fast.texts, fast.colour) == (("Fast",), "grey")
+    (nxt,) = compile_sentence("The fourth circle turns grey again and 'Next' can be clicked again")
+    assert nxt.colour is None  # the circle goes grey, not 'Next'
+    assert compile_sentence("'Save' is grey")[0].colour is None  # being grey says too little
+    assert parse("Click the first seat I picked in the front row again", "Click").phrases == []
+
+
 def test_all_fields_cleared_is_every_one():
     (claim,) = compile_sentence("All four fields are cleared")
     assert claim.kind == "empty" and claim.exclusive
