@@ -18,7 +18,7 @@ from iwr.graphs.sentence_names import ground_names
 from iwr.graphs.chosen import checked_state, set_apart, stands_out
 from iwr.graphs.element_match import hue_fits
 from iwr.graphs.page_view import fields_named, flat, items_of, lists_holding, occurrences, page_changed, pattern
-from iwr.graphs.sentences import Claim, compile_sentence
+from iwr.graphs.sentences import Claim, compile_clauses, compile_sentence
 
 
 
@@ -40,7 +40,7 @@ def _reads(label: str, number: str, fresh: bool, before: dict, after: dict) -> t
     # a field the word labels holding the number: "the amount field shows 500"
     held = lambda v: sum(1 for f in v.get("fields", []) if re.search(rf"\b{w}", flat(f.get("label", "")).lower())  # noqa: E731
                          and re.fullmatch(num, flat(f.get("value", "")).lower()))
-    if re.search(labelled, _joined(after)):
+    if label and re.search(labelled, _joined(after)):
         p = re.compile(rf"\b{w}[a-z]*.{{0,32}}?{num}|{num}\W{{0,24}}{w}")
         count = lambda v: len(p.findall(_joined(v))) + held(v)  # noqa: E731
     else:
@@ -124,6 +124,7 @@ def _order(how: str, qs: tuple[str, ...], view: dict) -> tuple[bool, str]:
     def first(q: str) -> dict | None:
         p = pattern(q)
         hits = [t for t in view.get("texts", []) if "y" in t and p.search(flat(t["t"]))]
+        hits = [t for t in hits if flat(t["t"]) == flat(q)] or hits
         hits = [t for t in hits if t.get("list") is not None] or hits
         return min(hits, key=lambda t: t["y"]) if hits else None
     found = [first(q) for q in qs]
@@ -140,6 +141,18 @@ def _order(how: str, qs: tuple[str, ...], view: dict) -> tuple[bool, str]:
         return mine == edge, f"{qs[0]!r}'s item at y {mine}, items start {sorted(tops.values())[:6]}"
     ok = ys[0] > ys[1] if how == "below" else ys[0] < ys[1] if how == "above" else ys == sorted(ys)
     return ok, f"{how}: y {ys}"
+
+
+def only_highlighted(before: dict, after: dict) -> bool:
+    """Whether all that changed is how one text is painted (and maybe its being marked chosen): the
+    highlight of what was just clicked, which a person reading "nothing changes" looks past."""
+    looks = lambda v: Counter((t["t"], t.get("s")) for t in v.get("texts", []))  # noqa: E731
+    words = lambda v: Counter(t["t"] for t in v.get("texts", []))  # noqa: E731
+    restyled = {t for t, _ in (looks(after) - looks(before)) + (looks(before) - looks(after))}
+    states = set(before.get("states", [])) ^ set(after.get("states", []))
+    same = all(before.get(k) == after.get(k) for k in ("fields", "dialogs", "media", "url", "canvas"))
+    return same and words(before) == words(after) and len(restyled) == 1 and \
+        all(any(flat(t) in flat(x) or flat(x) in flat(t) for t in restyled) for x in states)
 
 
 def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
@@ -185,6 +198,8 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
         else:
             new = set(t["t"] for t in after.get("texts", [])) - set(t["t"] for t in before.get("texts", []))
             ok = len(a) > len(b) or (not a and bool(new))
+        if claim.negated and k == "closed":
+            ok = not ok
         return ok, f"dialogs before {len(b)}, after {len(a)}"
     if k == "struck":
         if not qs:  # "the task is crossed out": some text became struck (or stopped being struck)
@@ -213,6 +228,11 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
                  bool(after.get("focus") and pattern(q).search(flat(after["focus"])))
                  for q in qs)
         return ok, f"selected now: {after.get('states', [])[:5]}"
+    if k == "enabled" and not qs:  # "the spinner is greyed out": some control or field turned off (or on)
+        off = lambda v: sum(1 for t in v.get("texts", []) if t.get("ctl") and t.get("off")) + \
+            sum(1 for f in v.get("fields", []) if f.get("off"))  # noqa: E731
+        ok = off(after) > off(before) if claim.negated else off(after) < off(before)
+        return ok, f"{off(after)} control(s) disabled (before {off(before)})"
     if k == "enabled":
         hits = [t for q in qs for t in after.get("texts", []) if t.get("ctl") and pattern(q).search(flat(t["t"]))]
         ok = bool(hits) and all(t.get("off") == claim.negated for t in hits)
@@ -228,8 +248,10 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
     if k == "order":
         return _order(claim.how, qs, after)
     if k == "unchanged":  # "Nothing happens": the page a person sees is as it was
-        changed = page_changed(before, after)
-        return not changed, "the page changed" if changed else "nothing visible changed"
+        if not page_changed(before, after):
+            return True, "nothing visible changed"
+        lit = only_highlighted(before, after)
+        return lit, "only one text was repainted (a highlight of what was clicked)" if lit else "the page changed"
     if k == "none_checked":
         boxes = [f for f in after.get("fields", []) if f.get("checked") is not None]
         on = sum(1 for f in boxes if f["checked"])
@@ -286,7 +308,7 @@ def sentence_verdict(sentence: str, before: dict, after: dict, typed: str | None
     """Decide a sentence's claims on two observations; the names it uses unquoted are the texts either
     shows, and `names` (the task's)."""
     names = (*names, *(t["t"] for v in (before, after) for t in v.get("texts", [])))
-    claims = compile_sentence(sentence, typed, names)
+    claims, unsaid = compile_clauses(sentence, typed, names)
     unquoted = [q for q in quoted(ground_names(sentence, names)) if q not in quoted(sentence)]
     decided = [(c, *decide(c, before, after)) for c in claims]
     method = "unverifiable" if [c.kind for c in claims] == ["changed"] else "sentence"
@@ -294,7 +316,8 @@ def sentence_verdict(sentence: str, before: dict, after: dict, typed: str | None
     return {"passed": not failed, "method": method, "decided_by": "words" if method == "sentence" else "undecided",
             "reason": "; ".join(failed) or "; ".join(f"{c.kind} {list(c.texts)}: {why}" for c, _, why in decided),
             "claims": [{"kind": c.kind, "texts": list(c.texts), "negated": c.negated, "ok": ok, "observed": why,
-                        **({"colour": c.colour, "fresh": c.fresh} if c.colour else {})} for c, ok, why in decided], **({"unquoted": unquoted} if unquoted else {})}
+                        **({"colour": c.colour, "fresh": c.fresh} if c.colour else {})} for c, ok, why in decided], **({"unquoted": unquoted} if unquoted else {}),
+            **({"unsaid": unsaid} if unsaid and method == "sentence" else {})}
 
 
 def offline_checks(action: dict) -> list[dict]:

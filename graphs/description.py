@@ -33,8 +33,9 @@ KINDS = {
     "select menu": "dropdown", "selector": "dropdown", "picker": "dropdown",
     "menu item": "menuitem", "image": "image", "thumbnail": "image", "picture": "image", "photo": "image",
     "img": "image", "icon": "icon", "option": "option", "card": "card", "item": "item", "entry": "item",
-    "tile": "card",
+    "tile": "card", "arrow": "icon", "chevron": "icon", "caret": "icon",
 }
+POINTERS = {"arrow", "chevron", "caret"}
 KIND_RE = re.compile(r"\b(" + "|".join(sorted(KINDS, key=len, reverse=True)) + r")(?:s|es)?\b")
 RELATIONS = [("left", r"(?:to the )?left (?:side )?of|on the left of"), ("right", r"(?:to the )?right (?:side )?of|on the right of"),
              ("above", r"above|over"), ("below", r"below|under(?:neath)?|beneath"),
@@ -63,8 +64,8 @@ POSITION_RE = re.compile(r"\b(top|upper|middle|centre|center|bottom|lower)[- ](l
 LEADING_VERB = re.compile(r"^\s*(switch|toggle|check|select|pick|choose|open|close|turn|tick|untick|uncheck|press|"
                           r"tap|hit|click|type|enter|put|write|fill|set|change|flip|mark|drag|move|expand|collapse)\b")
 STOP = {"new", "newly", "added", "newest", "latest", "by", "turn", "tick", "untick", "check", "uncheck", "set", "big", "small", "large", "little", "round", "tiny",
-        "square", "shaped", "button", "buttons", "top", "bottom", "left", "right", "upper", "lower", "centre",
-        "center", "middle", "central", "the", "a", "an", "on", "in", "into", "onto", "inside", "under", "below", "above", "next", "to", "of", "and", "click", "type", "press", "tap", "select",
+        "square", "shaped", "button", "buttons", "corner", "side", "edge", "top", "bottom", "left", "right", "upper", "lower", "centre",
+        "center", "middle", "central", "the", "a", "an", "on", "in", "into", "onto", "inside", "under", "below", "above", "to", "of", "and", "click", "type", "press", "tap", "select",
         "choose", "pick", "hit", "it", "that", "this", "then", "with", "at", "for", "from", "its", "is", "one",
         "again", "now", "button", "link", "field", "box", "input", "icon", "enter", "open", "go", "use", "new"}
 
@@ -147,20 +148,28 @@ def _relation(masked: str, quotes: list[str]) -> tuple[Relation | None, str]:
 # "Pick Meat in the category dropdown", "Tick the Musician checkbox"), running on in lower-case words
 # that are no kind, link or place words.
 NAME_STOP = (r"(?:a|an|the|and|or|to|in|into|on|of|at|for|from|with|without|by|next|again|once|twice|time|"
-             r"times|second|now|then|so|that|which|as|back|off|up|down|button|buttons|switch|toggle|checkbox|box|field|input|dropdown|"
+             r"times|second|now|then|so|that|which|as|back|off|up|down|title|heading|header|footer|panel|bar|area|section|word|text|button|buttons|switch|toggle|checkbox|box|field|input|dropdown|"
              r"menu|link|tab|icon|key|option|card|row|item|entry|tile|image|thumbnail|picture|label|list|"
              r"above|below|under|beside|near|left|right|top|bottom|it|its|is|are|to)")
-BARE_NAME = re.compile(rf"(?<=\s)([A-Z][\w'&+-]*(?:\s+(?!{NAME_STOP}\b)[A-Za-z0-9][\w'&-]*){{0,2}})(?=[\s,.;:!?]|$)")
+NAME_STOP = NAME_STOP[:-1] + "|" + "|".join(k for k in KINDS if " " not in k) + ")"  # every kind word ends a name
+BARE_NAME = re.compile(rf"(?<=\s)([A-Z][\w'&+-]*(?:\s+(?!{NAME_STOP}s?\b(?!\s+\d))[A-Za-z0-9][\w'&-]*){{0,2}})(?=[\s,.;:!?]|$)")
 
 
-def quote_bare_names(description: str) -> str:
-    """The description with its unquoted names quoted (only when it quotes nothing itself)."""
-    if QUOTE_RE.search(description) or not description.strip():
+def quote_bare_names(description: str, outside: bool = False) -> str:
+    """The description with its unquoted names quoted (only when it quotes nothing itself, or with `outside`,
+    also beside what it quotes: "Under '2.) Select a shape', click Square" names Square)."""
+    if not description.strip() or QUOTE_RE.search(description) and not outside:
         return description
     first = re.match(r"\s*\S+", description).end()
-    return description[:first] + BARE_NAME.sub(  # a single letter is a player or a key, not a name; "I" a person
-        lambda m: m.group(1) if len(m.group(1)) == 1 or m.group(1).split()[0] == "I" else f"'{m.group(1)}'",
-        description[first:])
+    out, last = [description[:first]], first
+    for m in list(QUOTE_RE.finditer(description)) + [None]:
+        start, end = (m.start(), m.end()) if m else (len(description), len(description))
+        if start >= last:
+            out.append(BARE_NAME.sub(  # a single letter is a player or a key, not a name; "I" a person
+                lambda b: b.group(1) if len(b.group(1)) == 1 or b.group(1).split()[0] == "I" else f"'{b.group(1)}'",
+                description[last:start]) + description[start:end])
+            last = end
+    return "".join(out)
 
 
 HOVER_THEN = re.compile(r"^\s*(?:hover(?:\s+the\s+(?:mouse|pointer|cursor))?|move\s+the\s+(?:mouse|pointer|cursor))\s+"
@@ -213,7 +222,7 @@ def parse(description: str, action_type: str, text: str | None = None, element_i
     q.kinds = {KINDS[m] for m in KIND_RE.findall(plain_kinds)}
     if not q.typing and not q.kinds and re.match(TOGGLING, description.lower()):  # "Turn on push notifications
         q.kinds = {"checkbox"}  # for 'Mentions'": what is turned on or ticked is a switch or a box
-    q.colours = set(COLOUR_RE.findall(plain))
+    q.colours = set(COLOUR_RE.findall(plain_kinds))  # "close in the corner of the pink header": the header is pink
     q.new = bool(re.search(r"\b(new|newly added|just added|newest|latest|added)\s+(?:[a-z-]+\s+)?[a-z]+", plain))
     sm = re.search(r"\b(big|bigger|biggest|large|larger|largest|huge|small|smaller|smallest|little|tiny)\b", plain)
     q.size = None if not sm else "small" if sm.group(1) in ("small", "smaller", "smallest", "little", "tiny") else "big"
@@ -234,12 +243,17 @@ def parse(description: str, action_type: str, text: str | None = None, element_i
     lone = re.search(r"\bthe\s+(?:lone|solitary|single)\s+([a-z]+)\b", plain)
     q.alone = bool(lone and lone.group(1) in KINDS)
     sd = None if lm or q.position else SIDE_OF_KIND.search(plain)
-    if sd and sd.group(2) in KINDS:  # "the left-hand button", "the middle button": a place along their row
+    if sd and sd.group(2) in KINDS and sd.group(2) not in POINTERS:  # "the left-hand button", "the middle button":
+        # a place along their row ("the right arrow" points right)
         q.position = (H_WORDS[sd.group(1)], -1.0)
         plain_kinds = plain_kinds.replace(sd.group(0), f" {sd.group(2)} ")
     pm = POSITION_RE.search(plain)
+    vm, hm = re.search(r"\b(?:at|along|near|across) the (top|bottom)\b", plain), \
+        re.search(r"\b(?:on|at|to) the (left|right)\b(?! of)|\bin the (middle|centre|center)\b(?! of)", plain)
     if pm and pm.group(1) and not q.position:
         q.position = (H_WORDS[pm.group(2)], V_WORDS[pm.group(1)])
+    elif vm and hm and not q.position:  # "the photo in the middle at the top"
+        q.position = (H_WORDS[hm.group(1) or hm.group(2)], V_WORDS[vm.group(1)])
     elif pm and not q.position:
         q.position = (0.5, 0.5)
     m = ORDINAL_RE.search(plain)
@@ -255,7 +269,9 @@ def parse(description: str, action_type: str, text: str | None = None, element_i
         if phrase:
             q.ordinal = (int(m.group(1)) if m.group(1) else ORDINALS[m.group(2)], KINDS.get(phrase[-1], stem(phrase[-1])))
             q.ordinal_mods = " ".join(phrase[:-1])
-    content = words_of(plain_kinds) - STOP - set(ORDINALS) - set(KINDS) - set(COLOURS) - words_of(" ".join(SYMBOL_WORDS))
+        elif m.group(1) and not q.phrases:  # "Pick the 14th": a day of a calendar, named by its number
+            q.phrases.append(m.group(1))
+    content = words_of(re.sub(r"\bnext\s+to\b", " ", plain_kinds)) - STOP - set(ORDINALS) - set(KINDS) - set(COLOURS) - words_of(" ".join(SYMBOL_WORDS))
     if typed and typed not in quotes:  # "Enter 500 as the amount": what is typed is no name of the field
         content -= words_of(typed.lower()) - words_of(re.sub(re.escape(typed.lower()), " ", plain_kinds, count=1))
     q.words = {w for w in content if (len(w) > 2 or w.isdigit()) and not re.fullmatch(r"\d+(st|nd|rd|th)", w)}

@@ -143,8 +143,22 @@ def same_date(phrase: str, label: str) -> bool:
     return bool(digits) and digits <= lw and all(w in CALENDAR_WORDS for w in pw - lw)
 
 
+# What a symbol on a small control means, as its name says it ("the little x" on a tab named 'Remove Tab')
+SYMBOL_MEANINGS = [("×✕✖✗xX", {"close", "remove", "delete", "clear", "dismiss", "cancel"}),
+                   ("+", {"add", "new", "plus", "create", "expand", "increase", "increment"}),
+                   ("−-–", {"minus", "decrease", "decrement", "collapse", "less"}),
+                   ("←‹«◀", {"back", "previous", "prev"}), ("→›»▶❯", {"next", "forward"}),
+                   ("☰", {"menu", "navigation"}), ("⚙", {"settings", "options", "preferences"})]
+
+
 def symbol_score(el: dict, symbols: list[str]) -> tuple[float, str]:
     best, why = 0.0, ""
+    box = el.get("bbox") or [0, 0, 99, 99]
+    if box[2] <= 48 and box[3] <= 48:  # an icon-sized control whose name says what its symbol means
+        said = words_of(" ".join(str(el.get(f) or "") for f in LABEL_FIELDS))
+        for chars, meaning in SYMBOL_MEANINGS:
+            if any(s in chars for s in symbols) and said & meaning:
+                best, why = 0.6, f"a small control named for what {symbols[0]!r} means"
     for f in LABEL_FIELDS:
         value = str(el.get(f) or "").strip()
         for sym in symbols:

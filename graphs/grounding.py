@@ -8,8 +8,8 @@ order, and the plan records the chosen element, the runner-up and the margin bet
 """
 from __future__ import annotations
 
+import dataclasses
 import re
-
 
 from iwr.graphs.description import (KIND_RE, KINDS, STOP as STOP_WORDS, Query, norm, parse, quote_bare_names, quoted, stem,
                                 type_text_of, words_of)
@@ -31,11 +31,14 @@ def anchors_of(query: Query, elements: list[dict]) -> list[dict]:
     rel = query.relation
     scored = [(phrase_score(e, rel.anchor)[0], e) for e in elements]
     best = max((s for s, _ in scored), default=0)
-    if best >= 0.5:
-        return [e for s, e in scored if s >= 0.5]
+    floor = 0.5 if rel.quoted else 0.6  # an unquoted word in passing in a long text ('the calendar') is no name
+    if best >= floor:
+        return [e for s, e in scored if s >= floor]
     content = words_of(rel.anchor) - STOP_WORDS - {stem(k) for k in KINDS}
     if not rel.quoted and content:  # "under the balance card": what says 'balance'
-        said = [e for e in elements if content <= words_of(f"{e.get('name', '')} {e.get('text', '')}")]
+        # what says it, as its name rather than in passing (a paragraph that mentions 'calendar' is none)
+        said = [e for e in elements if content <= (own := words_of(f"{e.get('name', '')} {e.get('text', '')}"))
+                and len(own - STOP_WORDS) <= 3 * len(content)]
         if said:
             return said
     kinds = {KINDS[m] for m in KIND_RE.findall(rel.anchor.lower())} if not rel.quoted else set()
@@ -114,7 +117,8 @@ def column_heads(elements: list[dict]) -> dict:
     return out
 
 
-def score_element(el: dict, q: Query, anchors: list[dict], kin: set[int] = frozenset(), column: str = "") -> tuple[float, str]:
+def score_element(el: dict, q: Query, anchors: list[dict], kin: set[int] = frozenset(), column: str = "",
+                  drawn_in: set = frozenset()) -> tuple[float, str]:
     parts, whys = [], []
     for p in q.phrases:
         s, w = phrase_score(el, p)
@@ -164,7 +168,7 @@ def score_element(el: dict, q: Query, anchors: list[dict], kin: set[int] = froze
         score = score + 0.45 * rel if rel else score * (0.3 if q.relation.quoted else 0.6)
         whys.append(f"{q.relation.how} of {q.relation.anchor!r} ({rel:.2f})")
     if q.regions:
-        score = score + 0.1 if q.regions & set(el.get("region") or []) else score * 0.5
+        score = score + 0.1 if q.regions & set(el.get("region") or []) or el.get("ref") in drawn_in else score * 0.5
     if q.colours:
         fits = any(hue_fits(c, el.get("bg", "")) or hue_fits(c, el.get("color", "")) for c in q.colours)
         score = score + 0.1 if fits else score * 0.7
@@ -185,6 +189,31 @@ def score_element(el: dict, q: Query, anchors: list[dict], kin: set[int] = froze
     return score, "; ".join(w for w in whys if w)
 
 
+REGION_OF_TAG = {"header": "header", "footer": "footer", "nav": "nav", "aside": "sidebar", "form": "form", "dialog": "dialog",
+                 "banner": "header", "contentinfo": "footer", "navigation": "nav", "complementary": "sidebar",
+                 "alertdialog": "dialog", "toolbar": "toolbar", "menu": "menu", "menubar": "menu", "tablist": "tabs"}
+
+
+def drawn_in_regions(regions: set[str], elements: list[dict]) -> set:
+    """The refs of elements drawn inside a region the words name ("close in the corner of the pink header"):
+    where a person sees them, whatever the page's structure says (a button laid over the header)."""
+    boxes = [e["bbox"] for e in elements if e.get("bbox") and
+             regions & {REGION_OF_TAG.get(e.get("tag") or ""), REGION_OF_TAG.get(e.get("role") or "")}]
+    return {e.get("ref") for e in elements if e.get("bbox") and any(inside(e["bbox"], b) for b in boxes)}
+
+
+def unsaid(q: Query, elements: list[dict]) -> Query | None:
+    """The query without the words and symbols no element on the page carries ("the photo of the old cars":
+    what a picture shows, which no text says), when that leaves a kind or a place to go by; else None."""
+    have = words_of(" ".join(str(e.get(k) or "") for e in elements for k in LABEL_FIELDS))
+    shown = " ".join(str(e.get(k) or "") for e in elements for k in ("name", "text"))
+    words = {w for w in q.words if w in have}
+    symbols = [x for x in q.symbols if x in shown]
+    if (words, symbols) == (q.words, q.symbols) or not (q.kinds or q.position) or q.phrases:
+        return None
+    return dataclasses.replace(q, words=words, symbols=symbols, glyphs=[])
+
+
 def match_description(description: str, elements: list[dict], action_type: str,
                       hint_name: str | None = None, hint_text: str | None = None, text: str | None = None,
                       element_index: int | None = None, threshold: float = THRESHOLD,
@@ -198,7 +227,11 @@ def match_description(description: str, elements: list[dict], action_type: str,
         plan = _best_element(*args, bare_names=True)
         if plan is not None:
             return plan
-    return _best_element(*args, bare_names=False)
+    plan = _best_element(*args, bare_names=False)
+    beside = quote_bare_names(description, outside=True)
+    if plan is None and beside != description:  # "Under '2.) Select a shape', click Square": the target's own
+        plan = _best_element(beside, *args[1:], bare_names=False)  # name beside the anchor's quoted one
+    return plan
 
 
 def _best_element(description: str, elements: list[dict], action_type: str, hint_name: str | None, hint_text: str | None,
@@ -208,6 +241,13 @@ def _best_element(description: str, elements: list[dict], action_type: str, hint
     if q.new and seen:
         for e in elements:
             e["new"] = e.get("interactive", True) and (e.get("name") or e.get("text")) not in seen
+    plan = _best_for(q, elements, hint_name, hint_text, threshold, seen)
+    fewer = unsaid(q, elements) if plan is None else None
+    return _best_for(fewer, elements, hint_name, hint_text, threshold, seen) if fewer is not None else plan
+
+
+def _best_for(q: Query, elements: list[dict], hint_name: str | None, hint_text: str | None, threshold: float,
+              seen: set[str] | None) -> Plan | None:
     usable = [e for e in elements if e.get("enabled", True)]
     implicit_anchor(q, usable)
     anchors = anchors_of(q, usable) if q.relation else []
@@ -215,7 +255,7 @@ def _best_element(description: str, elements: list[dict], action_type: str, hint
         plan = position_plan(q, elements)  # the board a person sees includes the cells already played
         if plan is not None:
             return plan
-    if not (q.phrases or q.symbols or q.words or q.relation or q.ordinal or q.position or q.line):
+    if not (q.phrases or q.symbols or q.words or q.relation or q.ordinal or q.line):  # a place among one is that one
         plan = only_of_kind(q, usable)  # "Type 'Walk the dog'", "Click the checkbox"
         if plan is not None:
             return plan
@@ -235,7 +275,8 @@ def _best_element(description: str, elements: list[dict], action_type: str, hint
     q.phrases += [p for p in hinted if norm(p)]
     q.symbols += [p.strip() for p in hinted if not norm(p) and p.strip() not in q.symbols]
     headed = column_heads(usable) if q.words and anchors else {}
-    scored = sorted(((*score_element(e, q, anchors, kin, headed.get(e.get("ref"), "")), e) for e in usable),
+    drawn = drawn_in_regions(q.regions, elements) if q.regions else set()
+    scored = sorted(((*score_element(e, q, anchors, kin, headed.get(e.get("ref"), ""), drawn), e) for e in usable),
                     key=lambda x: -x[0])
     strong = (q.kinds - ({q.ordinal[1]} if q.ordinal else set())) & STRONG_KINDS
     kin = [x for x in scored if any(fits_kind(x[2], k) for k in strong)]

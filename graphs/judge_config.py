@@ -21,8 +21,9 @@ class JudgeConfig(BaseModel):
                                          "is installed, else Tesseract (default: the profile's)")
     chance_corrected: bool | None = Field(None, description="rescale similarities so a blank page of the task's size "
                                           "scores 0 and the reference 1, raw values kept (default: the profile's)")
-    default_wait_ms: int = Field(0, description="time to let pass after an action when the task records none; the "
-                                 "browser settles (network idle, DOM quiet) after it either way")
+    default_wait_ms: int = Field(150, description="time to let pass after an action when the task records none (what a "
+                                 "person sees in the moment after it: an animation that starts after a short delay is "
+                                 "under way by then); the browser settles (network idle, DOM quiet) after it either way")
     scroll_min_px: float = Field(5.0, description="a scroll succeeds when the position moved more than this")
     visual: bool = Field(True, description="score checkpoints; off for a coder replaying its own page")
     screenshots: bool = Field(True, description="a screenshot on opening and after each action; off (with visual off and a verdict "

@@ -74,7 +74,7 @@ MIN_HIGHLIGHT = 400  # a row's background, not a caret or a focus ring's corner
 def _recheckable(c: dict) -> bool:
     """A failed claim the pixels may decide: a colour, or a named thing said to be chosen (a highlight)."""
     if c["kind"] == "styled":
-        return bool(c.get("colour")) and (c.get("fresh", True) or bool(c["texts"]))
+        return bool(c.get("colour"))
     return c["kind"] == "selected" and bool(c["texts"]) and not c.get("negated")
 
 
@@ -89,8 +89,9 @@ async def by_pixels(ctx, sid: str, verdict: dict, before: str | None, after: str
         if c["kind"] == "selected":
             ok, why = highlighted(before, after, rows_of(view, tuple(c["texts"]), below=ROW_ABOVE))
         else:
+            # "the password box is red", naming nothing the page writes: what the action repainted is red
             ok, why = painted(c["colour"], before, after, rows_of(view, tuple(c["texts"])) if c["texts"] else None,
-                              c.get("fresh", True))
+                              c.get("fresh", True) or not c["texts"])
         if not ok:
             return verdict
         c.update(ok=True, observed=f"{c['observed']}; by the pixels: {why}")

@@ -117,7 +117,7 @@ def grid(elements: list[dict]) -> list[dict]:
 def position_plan(q: Query, elements: list[dict]) -> Plan | None:
     nouns = ({q.ordinal[1]} if q.ordinal else set()) | q.kinds
     group = [e for e in elements if any(fits_kind(e, k) for k in nouns)] if nouns else []
-    group = grid(group) or group if len(group) >= 4 else grid(elements)
+    group = (grid(group) or group) if len(group) >= 4 else group if len(group) >= 2 else grid(elements)
     if q.line and group:  # "the left square of the middle row"
         lines = lines_of(group, 1 if q.line[0] == "row" else 0)
         n = q.line[1]

@@ -105,7 +105,9 @@ def by_words(rec: dict, before_view: dict, after_view: dict) -> tuple[bool | Non
     # a word the page shows as often before as after says nothing (OCR read it, or a near spelling of
     # it, anew: 'Lighten' read as 'lighter' once the picture behind it changed; or it shows twice)
     steady = [w for w in now if now[w] and now[w] == then[w]]
-    appeared = [w for w in appeared if not (then[w] and now[w] == then[w]) and not _near_spelling(w, steady)]
+    appeared = [w for w in appeared if not (then[w] and now[w] == then[w]) and not _near_spelling(w, steady)
+                and not any(len(w) >= 3 and len(s) == len(w) + 1 and (s.endswith(w) or s.startswith(w)) for s in steady)]
+    # ('alue': 'value' with a letter clipped at the edge of what OCR read anew)
     new_words = [w for w in now if now[w] > then[w]]
     missing = [w for w in appeared if not (now[w] > then[w] or (not then[w] and _near_spelling(w, new_words)))]
     leaving = [w for w in rec["vanished"] if then[w]]

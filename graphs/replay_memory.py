@@ -56,8 +56,9 @@ def back_plan(q: Query, description: str, action_type: str, elements: list[dict]
     order = (said[-1:] if said and not names else []) + exact[::-1] + named[::-1]
     if re.search(r"\bthe first [a-z]+ (?:i|we|you) (?:picked|chose|clicked|selected|tapped|added)\b", description.lower()):
         order = said[:1] + used  # "the first seat I picked": the earliest, not the latest
-    if not (q.words and not names and not said and not named and any(
-            q.words & words_of(f"{e.get('name') or ''} {e.get('text') or ''}") for e in here.values())):
+    if not (q.words and not names and not said and not named and any(  # (of the kind named: 'Date:' beside a
+            q.words & words_of(f"{e.get('name') or ''} {e.get('text') or ''}") for e in here.values()  # field names no field)
+            if not kinds or any(fits_kind(e, k) for k in kinds))):
         order += used[::-1]
     for past in order:
         el = here.get(past["css"])

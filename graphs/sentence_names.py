@@ -16,6 +16,8 @@ COMMON = {"the", "a", "an", "it", "its", "this", "that", "these", "those", "only
           "and", "or", "but", "then", "one", "two", "three", "four", "five", "six", "each", "every", "there",
           "nothing", "none", "after", "before", "again", "yes", "ok", "on", "off", "in", "out", "up", "down"}
 # 'Score reads 4' is a reading next to a word, not the word shown
+# 'Tab Title 2', 'Menu item 4': a name that runs on with a number or a capitalised word is a longer name
+RUNS_ON = re.compile(r"\s+(?:\d+|[A-Z][a-z]*)(?![\w.,:/%$])(?!\s+(?:and|or)\b)")
 READING_AFTER = re.compile(r"\s+(?:now\s+|still\s+)?(?:reads|shows|is|says|displays|becomes|stays at|goes to|"
                            r"changes to|drops to|rises to)\s+(?:back to\s+|at\s+|now\s+)?-?\$?\d")
 
@@ -51,6 +53,7 @@ def ground_names(sentence: str, names) -> str:
         for m in re.finditer(rf"(?<![\w'\"]){re.escape(name)}(?![\w'\"])", sentence, flags):
             s, e = m.span()
             if any(s < b and a < e for a, b in taken + hits) or READING_AFTER.match(sentence[e:]) or \
+                    RUNS_ON.match(sentence[e:]) and not READING_AFTER.match(sentence[e:]) or \
                     sentence[s] != name[0]:  # 'no suggestions are shown' says none are, whatever a page calls 'No suggestions'
                 continue
             hits.append((s, e))

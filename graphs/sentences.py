@@ -20,6 +20,8 @@ VERB = (r"\b(appears?|disappears?|vanish(?:es)?|shows?|reads?|displays?|becomes?
         r"drops?|rises?|falls?|climbs?|increases?|decreases?|tops?)\b")
 CONTAINER = r"(dialog|modal|pop-?up|overlay|drawer|lightbox|menu|dropdown|panel|banner|toast|window|sheet|tooltip)"
 CLOSES = r"\b(closes|closed|is dismissed|disappears|goes away|is hidden|collapses|hides|vanishes)\b"
+KEPT_OPEN = (r"\b(?:does not|doesn't|did not|didn't|never|won't|will not)\s+(?:close|shut|collapse)\b|"
+             r"\b(?:stays?|remains?|is still|are still|keeps?)\s+(?:open|opened|expanded)\b")
 OPENS = r"\b(opens|is opened|appears|pops up|is shown|shows up|is displayed|expands|slides (?:in|out|open)|is visible)\b"
 GONE = (r"\b(disappears?|vanish(?:es)?|(?:is|are) (?:now )?(?:removed|deleted|gone|hidden|cleared away)|goes away|"
         r"(?:is|are) no longer|no longer (?:appears?|shows?|listed|visible|displayed|present|shown)|"
@@ -43,7 +45,7 @@ NAME = rf"(?:[A-Z][\w'&-]*|\d[\w'-]*)(?:\s+(?!{LINK}\b|{VERB})[a-z][\w'&-]*){{0,
 NAME_LIST = re.compile(rf"(?<![\w'])({NAME})((?:,\s*{NAME})*,?\s+(?:and|or)\s+{NAME})(?![\w'])")
 AFTER_COLON = re.compile(rf"(?<!\d):\s+((?=[A-Z]){NAME})(?=\s*(?:[.;]|$))")
 # A reading written out: an amount, a percentage, a time, a decimal ('62.5%', '$4.50', '00:00:00').
-READING = (r"(?<!from )(?<![\w.$:])(-?\$?\d+(?:[.,:]\d+)+%?|-?\$?\d+%|\$\d+)(?![\w%])"  # not what a change starts from:
+READING = (r"(?<!from )(?<![\w.$:/])(-?\$?\d+(?:[.,:/]\d+)+%?|-?\$?\d+%|\$\d+)(?![\w%/])"  # not what a change starts from:
            r"(?!\s+(?:[a-z]+\s+)?(?:becomes?|changes?|turns?|goes|drops?|rises?|falls?|is replaced)\b)")
 ENABLED = r"\b(?:becomes?|is|are|gets?|turns?)\s+(?:now\s+)?(clickable|enabled|active|available|usable)\b"
 DISABLED = r"\b(greyed out|grayed out|disabled|not clickable|unclickable|inactive|dimmed)\b"
@@ -63,11 +65,13 @@ KIND_WORDS = {"field", "box", "input", "display", "value", "number", "figure", "
 NUMBERED = r"\b[a-z]+?s? (\d+) (?:to|through|-) (\d+) (?:are|is|turn|become|look|light up|are now)\b"
 LAST = r"\bthe last (?:[a-z-]+ ){0,2}(?:is|reads|shows|says) (?:now )?(\d+)\b"
 READS = (r"\b([a-z]+)\s+(?:now\s+|still\s+)?(?:reads|shows|is|becomes|says|displays|holds|stays at|is back to|"
-         r"(?:goes|changes|drops|rises|climbs|falls|increases|decreases|comes)\s+(?:back\s+|up\s+|down\s+)?to)"
-         r"\s+(?:back to\s+|at\s+|now\s+)?(-?\$?\d(?:[\d.,]|:\d)*%?)(?![\w.])")
+         r"(?:goes|changes|drops|rises|climbs|falls|increases|decreases|comes|jumps|moves|resets|counts)\s+(?:back\s+|up\s+|down\s+)?to)"
+         r"\s+(?:back to\s+|at\s+|now\s+)?(-?\$?\d(?:[\d.,]|:\d)*%?)(?![\w./])")
 # a list of readings, each a label and its number
 READINGS_LIST = (r"(?:^|,|\band\b)\s*(?:the\s+)?([a-z]+)(?:\s+[a-z]+)?\s+(?:is\s+(?:now\s+)?|reads\s+|of\s+)?"
                  r"(-?\$?\d[\d.,]*%?)(?=\s*(?:,|\band\b|$|[.;]))")
+LOOKS = {"empty", "blank", "same", "new", "small", "big", "little", "large", "first", "last", "top", "bottom", "left",
+         "right", "white", "grey", "gray", "black", "red", "green", "blue", "other", "only", "main", "whole"}
 STOP_LABELS = {"it", "there", "that", "this", "which", "what", "box", "row", "column", "step", "tile", "day", "circle"}
 STILL = r"\b(still|remains?|stays?|unchanged|no change|does not change|doesn't change|keeps?)\b"
 # "The display shows '7'" is not made true by the label of the 7 key: text inside controls does not count.
@@ -106,7 +110,11 @@ def quote_names(sentence: str) -> str:
         out.append(sentence[last:m.start()] + joined)
         last = m.end()
     text = "".join(out) + sentence[last:]
-    return AFTER_COLON.sub(lambda m: f": '{m.group(1)}'", text)
+    parts, at = [], 0  # a colon inside a quote ('Brand: QUnit') is part of the quoted text
+    for q in QUOTE_RE.finditer(text):
+        parts += [AFTER_COLON.sub(lambda m: f": '{m.group(1)}'", text[at:q.start()]), q.group(0)]
+        at = q.end()
+    return "".join(parts) + AFTER_COLON.sub(lambda m: f": '{m.group(1)}'", text[at:])
 
 
 def _clauses(masked: str) -> list[str]:
@@ -114,14 +122,25 @@ def _clauses(masked: str) -> list[str]:
     parts = re.split(r";|(?<![\d.])\.\s+(?=[A-Z]|Q\d)|,\s*(?:and|but|while|which)\s+|\s+(?:but|while|whereas)\s+", masked)
     out: list[str] = []
     for part in parts:
-        pieces = re.split(r"\s+and\s+|,\s+", part)
-        current = pieces[0]
-        for piece in pieces[1:]:
+        pieces = re.split(r"(\s+and\s+|,\s+)", part)
+        current, n = pieces[0], 1
+        while n < len(pieces):
+            piece = pieces[n + 1]
+            # "The popup closes and Jane Smith, jane@smith.com, xxxxxxx is added": a list of names runs on to
+            # the verb it is the subject of
+            run = next((k for k in range(n + 1, len(pieces), 2) if re.search(VERB, pieces[k])), None)
+            if re.search(VERB, current) and not re.search(VERB, piece) and run is not None and \
+                    re.match(r"\s*(?:Q\d+Q|[A-Z0-9])", piece) and not re.match(r"\s*(?:the|a|an|it|its)\b", pieces[run], re.I):
+                out.append(current)
+                current = "".join(pieces[n + 1:run + 1])
+                n = run + 1
+                continue
             if re.search(VERB, current) and re.search(VERB, piece):
                 out.append(current)
                 current = piece
             else:
                 current = f"{current} and {piece}"
+            n += 2
         out.append(current)
     return [c.strip() for c in out if c.strip()]
 
@@ -175,7 +194,7 @@ def _side_claims(low: str, names: tuple[str, ...]) -> list[Claim]:
     label = _label(low, m) if m else None
     # beside names, a reading said after all of them: "'Pay rent' is left and the count drops back to 2"
     apart = not names or (m is not None and m.start(1) > max((q.end() for q in re.finditer(r"q\d+q", low)), default=-1))
-    if m and apart and label and m.group(2) not in counted:
+    if m and apart and label is not None and m.group(2) not in counted:
         out.append(Claim("reads", (label, m.group(2)), fresh=not re.search(STILL, low)))
     read = {c.texts[1] for c in out if c.kind == "reads"}
     out += [Claim("shown", (r,), fresh=not re.search(STILL, low), display=True)
@@ -190,6 +209,10 @@ def _label(low: str, m: re.Match) -> str | None:
     if word in KIND_WORDS:
         before = re.findall(r"[a-z]+", low[:m.start(1)])
         word = before[-1] if before and before[-1] not in ("the", "a", "an", "this", "that", "its", "their") else word
+        if word == "total":
+            return word  # "the total is 5": the page's Total
+        if word in LOOKS or word in KIND_WORDS:  # "the (empty) box shows 1": the box the annotator means, by
+            return ""  # how it looked or by its kind, not by what labels it
     return None if word in STOP_LABELS or word in KIND_WORDS else word
 
 
@@ -242,6 +265,8 @@ def _clause_claims(clause: str, quotes: list[str], typed: str | None) -> list[Cl
     qs = tuple(quotes[int(n)] for n in re.findall(r"Q(\d+)Q", clause))
     # "the arrow by 'Last Name' is gone": what went is the arrow, not the name the sentence places it by
     placed = {quotes[int(n)] for n in re.findall(rf"\bthe [a-z]+(?: [a-z]+)? {PLACED}\s+(?:the\s+)?Q(\d+)Q", clause, re.I)}
+    # "is now dark purple with the 'QUnit' logo on it": what it is shown with is not what turns purple
+    placed |= {quotes[int(n)] for n in re.findall(r"\bwith\s+(?:the\s+|a\s+|an\s+|its\s+)?Q(\d+)Q", clause, re.I)}
     low = re.sub(r"Q\d+Q", " Q ", clause.lower())
     switched = _switch_claims(low, quotes)
     return (switched or _main_claims(low, qs, typed, placed)) + _order_claims(low, quotes) + _side_claims(low, qs)
@@ -255,6 +280,9 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None, placed: set =
         return [Claim("shown", qs), Claim("count", ("items",), number=0)]  # the message, and no items
     if re.search(r"\b(url|address bar|navigates? to|goes to the page)\b", low) and qs:
         return [Claim("url", qs)]
+    if re.search(KEPT_OPEN, low) or re.search(rf"\b{CONTAINER}\b", low) and re.search(
+            r"\b(?:stays?|remains?|is still|are still)\s+(?:visible|shown|up)\b|\b(?:does not|doesn't) (?:go away|disappear)\b", low):
+        return [Claim("closed", qs, negated=True)]
     if re.search(rf"\b{CONTAINER}\b", low) and re.search(CLOSES, low):
         return [Claim("closed", qs)]
     if re.search(STRUCK, low):  # "the line through X goes away" takes the strike away
@@ -264,8 +292,8 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None, placed: set =
     if m and not re.search(r"\b(check|checks)\b", low):
         off = bool(m.group(1)) or bool(re.search(r"\b(off|no longer|not)\b", low))
         return [Claim("checked", qs, negated=off)]
-    if re.search(DISABLED, low) and qs:
-        return [Claim("enabled", qs, negated=True)]
+    if re.search(DISABLED, low) and (qs or re.search(r"\b(?:is|are|gets?|becomes?|turns?)\s+(?:now\s+)?(?:greyed|grayed|disabled)\b", low)):
+        return [Claim("enabled", qs, negated=True)]  # "the spinner is greyed out": some control is, now
     if re.search(ENABLED, low) and qs:
         return [Claim("enabled", qs)]
     if re.search(SELECTED, low) and qs and not re.search(r"\bselected (?:items?|rows?|files?)\b", low):
@@ -277,7 +305,7 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None, placed: set =
         hue = m.group(1) in HUES or m.group(1) in ("grey", "gray") and not state and bool(
             re.search(r"\bq\d*q\s+(?:[a-z]+\s+)?(?:turns?|goes|went|becomes?)\s+(?:grey|gray)\b", low)
             or not qs and re.search(r"\b(?:turns?|goes|went|becomes?)\s+(?:grey|gray)\b", low))
-        return [Claim("styled", qs, colour=m.group(1) if hue else None, fresh=not state)]
+        return [Claim("styled", tuple(q for q in qs if q not in placed), colour=m.group(1) if hue else None, fresh=not state)]
     if re.search(r"\bonly\b", low) and qs:
         return [Claim("only", qs)]
     if re.search(GONE, low) and (qs or re.search(CONTAINER, low)):
@@ -326,6 +354,12 @@ def _quote_read_list(m: re.Match) -> str:
 def compile_sentence(sentence: str, typed: str | None = None, names=()) -> list[Claim]:
     """The claims of an assertion; [Claim('changed')] when nothing in it is decidable. `names`: the
     texts the page shows and the task names, which the sentence may use unquoted (sentence_names.py)."""
+    return compile_clauses(sentence, typed, names)[0]
+
+
+def compile_clauses(sentence: str, typed: str | None = None, names=()) -> tuple[list[Claim], list[str]]:
+    """The claims of an assertion, and the clauses of three words or more that gave none ("the account is
+    not created"): what the words alone leave to the recording."""
     sentence = READS_TEXT.sub(_quote_read_text, MESSAGE.sub(lambda m: f"{m.group(1)}'{m.group(2)}'", sentence or ""))
     sentence = READS_LIST.sub(_quote_read_list, sentence)
     sentence = ground_names(sentence, names)
@@ -336,7 +370,10 @@ def compile_sentence(sentence: str, typed: str | None = None, names=()) -> list[
     for n, m in enumerate(QUOTE_RE.finditer(sentence)):
         masked = masked.replace(m.group(0), f"Q{n}Q", 1)
     clauses = _clauses(masked)
-    claims = [c for clause in clauses for c in _clause_claims(clause, quotes, typed)]
+    each = [_clause_claims(clause, quotes, typed) for clause in clauses]
+    claims = [c for got in each for c in got]
     if len(clauses) > 1:  # a part stays the same beside what the sentence says of the rest
         claims = [c for c in claims if c.how != "part"]
-    return claims or [Claim("changed")]
+    unsaid = [re.sub(r"Q(\d+)Q", lambda m: f"'{quotes[int(m.group(1))]}'", clause) for clause, got in zip(clauses, each)
+              if not got and len(re.findall(r"[A-Za-z]+", clause)) >= 3]
+    return (claims, unsaid) if claims else ([Claim("changed")], [])

@@ -29,7 +29,7 @@ def test_a_change_from_one_number_to_another_is_what_it_reads_now():
 def test_a_kind_word_is_no_name_the_word_before_it_is():
     assert kinds("The amount field shows 500") == [("reads", ("amount", "500"))]
     assert kinds("The quantity box holds 3") == [("reads", ("quantity", "3"))]
-    assert kinds("The box shows 3") == [("changed", ())]  # a kind alone names nothing: nothing decided by it
+    assert kinds("The box shows 3") == [("reads", ("", "3"))]  # a kind alone names no label: the number, where it shows
     assert parse("Enter 500 as the amount", "Type", "500").words == {"amount"}  # what is typed is no name
     assert parse("Put -4 in the amount", "Type", "-4").words == {"amount"}
 

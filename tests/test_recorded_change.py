@@ -58,6 +58,13 @@ def test_changed_cells_group_by_line_and_a_change_counts_near_them():
     assert not near(grid, far)
 
 
+def test_a_piece_of_a_word_the_page_shows_as_before_is_no_word_that_appeared():
+    rec = {"appeared": ["alue", "5"], "vanished": []}  # OCR read 'Set value to 5' anew as '...alue...'
+    before = view("Set value to 5", "1")
+    assert by_words(rec, before, view("Set value to 5", "5"))[0]
+    assert not by_words(rec, before, view("Set value to 5", "1"))[0]
+
+
 def _settings_task(root: Path, keep_before: bool = True) -> Path:
     """Task 120 cut to its first two actions, the second worded with nothing to decide; without the
     checkpoint before the save when `keep_before` is false."""

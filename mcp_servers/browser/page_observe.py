@@ -218,6 +218,7 @@ OBSERVE = """
     const ty = (el.getAttribute('type') || '').toLowerCase();
     if (ty === 'hidden' || getComputedStyle(el).display === 'none') continue;
     const f = {label: nameOf(el).slice(0, 160), type: ty || el.tagName.toLowerCase()};
+    if (el.disabled || el.closest('[aria-disabled="true"]')) f.off = true;
     if (el.tagName === 'SELECT') f.value = el.selectedIndex >= 0 ? flat(el.options[el.selectedIndex].text) : '';
     else if (el.isContentEditable) f.value = flat(el.innerText);
     else f.value = String(el.value);

@@ -207,7 +207,10 @@ PAGE_STATE = """
 # evaluation instead of Playwright's retried actionability checks, whose wait for a "stable" element
 # (consecutive animation frames) cost more than the click; a judged page is settled already.
 CLICK_POINT = """
-(el) => {
+(target) => {
+  // a control a person cannot see (a hidden radio drawn by its label) is clicked where its label shows
+  const labels = target.labels ? Array.from(target.labels) : [];
+  const at = (el) => {
   if (!el.isConnected) return {error: 'the element is no longer in the page'};
   if (el.matches(':disabled') || el.closest('[aria-disabled="true"]')) return {error: 'the element is disabled'};
   if (getComputedStyle(el).visibility !== 'visible') return {error: 'the element is not visible'};
@@ -221,12 +224,17 @@ CLICK_POINT = """
     const x = (x0 + x1) / 2, y = (y0 + y1) / 2;
     const hit = (root.elementFromPoint ? root : document).elementFromPoint(x, y);
     for (let n = hit; n; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
-      if (n === el) return {x, y, bbox: [r.left, r.top, r.width, r.height]};
+      if (n === el || labels.includes(n)) return {x, y, bbox: [r.left, r.top, r.width, r.height]};
     }
     const who = hit ? hit.tagName.toLowerCase() + (hit.id ? '#' + hit.id : '') : 'nothing';
     return {error: `the click point is covered by ${who}, which would receive the click`};
   }
   return {error: 'the element is not visible'};
+  };
+  const own = at(target);
+  if (!own.error || own.error.indexOf('not visible') < 0) return own;
+  for (const label of labels) { const p = at(label); if (!p.error) return p; }
+  return own;
 }
 """
 
