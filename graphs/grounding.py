@@ -202,7 +202,7 @@ def drawn_in_regions(regions: set[str], elements: list[dict]) -> set:
     return {e.get("ref") for e in elements if e.get("bbox") and any(inside(e["bbox"], b) for b in boxes)}
 
 
-def unsaid(q: Query, elements: list[dict]) -> Query | None:
+def unshown_dropped(q: Query, elements: list[dict]) -> Query | None:
     """The query without the words and symbols no element on the page carries ("the photo of the old cars":
     what a picture shows, which no text says), when that leaves a kind or a place to go by; else None."""
     have = words_of(" ".join(str(e.get(k) or "") for e in elements for k in LABEL_FIELDS))
@@ -242,7 +242,7 @@ def _best_element(description: str, elements: list[dict], action_type: str, hint
         for e in elements:
             e["new"] = e.get("interactive", True) and (e.get("name") or e.get("text")) not in seen
     plan = _best_for(q, elements, hint_name, hint_text, threshold, seen)
-    fewer = unsaid(q, elements) if plan is None else None
+    fewer = unshown_dropped(q, elements) if plan is None else None
     return _best_for(fewer, elements, hint_name, hint_text, threshold, seen) if fewer is not None else plan
 
 

@@ -162,3 +162,21 @@ def test_the_clauses_the_words_leave_undecided_are_listed():
     assert sentence_verdict("'Settings' is still shown and the changes are saved for good", view, view)["unsaid"] == [
         "the changes are saved for good"]
     assert compile_clauses("Something nice happens")[1] == []  # nothing decided at all: no part to list
+
+
+@pytest.mark.slow
+async def test_a_click_on_a_radio_no_one_can_see_lands_on_its_label(tmp_path):
+    """The browser's click on a hidden input goes where its label shows (what a person clicks); an input with
+    no label stays not clickable."""
+    from iwr.agents.toolbox import Toolbox, ToolCallError
+    from iwr.evals.judging.artifact import judge_servers
+    (tmp_path / "index.html").write_text(OPTIONS.replace("{cut}", "r.nextElementSibling.textContent")
+                                         + '<input type="radio" name="b" id="bare" style="visibility:hidden">')
+    async with Toolbox(judge_servers(tmp_path / "run", tmp_path)) as tools:
+        sid = (await tools.call("browser", "open", target=str(tmp_path / "index.html"), width=800, height=600))["session"]
+        await tools.call("browser", "click", session=sid, selector="#s")
+        got = await tools.call("browser", "evaluate", session=sid, isolated=True,
+                               expression="[document.getElementById('s').checked, document.getElementById('out').textContent]")
+        assert got["value"] in ([True, "Sizzle"], '[true,"Sizzle"]'), got
+        with pytest.raises(ToolCallError, match="visible"):
+            await tools.call("browser", "click", session=sid, selector="#bare")
