@@ -8,11 +8,14 @@ recorded position scaled to the page.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from iwr.agents.toolbox import Toolbox, ToolCallError
 from iwr.graphs.description import HOVER_THEN, Query, clears_first, parse, quote_bare_names
-from iwr.graphs.grounding import Plan, label_probe, match_description, names_agree, plans_for, target_quotes, type_text_of
+from iwr.graphs.element_match import fits_kind
+from iwr.graphs.grounding import (Plan, label_probe, match_description, names_agree, plans_for, target_quotes, type_text_of,
+                                  weak_candidates)
 from iwr.graphs.placement import only_of_kind
 from iwr.graphs.replay_memory import ReplayMemory, back_plan, beside_last, beside_previous, points_back
 from iwr.graphs.sentence_names import ground_names, task_names
@@ -161,19 +164,32 @@ async def _plans(tools: Toolbox, sid: str, action: dict, task: dict, task_folder
     if recalled is not None:  # "the same button", or the words only guess: before the words; else after them
         guess = bool(plans) and plans[0].strategy == "text.kind" and not plans[0].margin
         plans.insert(0 if points_back(description) or guess else _after_words(plans), recalled)
+    if memory is not None and not q.typing and NEXT_TO_IT.search(description):  # "Send the request with the
+        # arrow next to it": the control beside what the previous action used, when the words find none
+        near = beside_last(elements, memory.used, kind="button")
+        if near is not None:
+            plans.insert(_after_words(plans), near)
     if q.typing:  # "into the card title box" where no label says so: the focused field, the only one, or the
         # one beside what the previous action used (the form it opened)
         fields = [e for e in elements if e.get("enabled", True)]
-        fallback = only_of_kind(Query(typing=True), fields)
+        weak = [e for e in weak_candidates(description, fields, kind, action["parameters"].get("text")) if fits_kind(e, "field")]
+        pointed = only_of_kind(Query(typing=True), weak) if len(weak) == 1 else \
+            beside_last(fields, memory.used if memory is not None else [], among=weak) if weak else None
+        fallback = pointed or only_of_kind(Query(typing=True), fields)
         if fallback is None or not fallback.margin:
             fallback = beside_last(fields, memory.used if memory is not None else [])
-        if fallback is not None:
-            plans.insert(_after_words(plans), fallback)
+        if fallback is not None:  # where the words point, however weakly ("an amount" by a box labelled
+            # 'Amount'), before a field an earlier action used that they do not name
+            at = 0 if pointed is not None and recalled is not None and not points_back(description) else _after_words(plans)
+            plans.insert(at, fallback)
     if hint.get("crop"):  # before the recorded position, which is the weakest evidence
         at = next((n for n, p in enumerate(plans) if p.strategy == "hint.position"), len(plans))
         plans.insert(at, Plan("template", {"crop": str(Path(task_folder) / hint["crop"])}, 0.5, "recorded target's crop"))
     for plan in plans:
         yield plan
+
+
+NEXT_TO_IT = re.compile(r"\b(?:next to|beside|by|near|alongside)\s+it\b", re.I)
 
 
 def _after_words(plans: list[Plan]) -> int:

@@ -17,7 +17,8 @@ from iwr.graphs.description import quoted, type_text_of
 from iwr.graphs.sentence_names import ground_names
 from iwr.graphs.chosen import checked_state, set_apart, stands_out
 from iwr.graphs.element_match import hue_fits
-from iwr.graphs.page_view import fields_named, flat, items_of, lists_holding, occurrences, page_changed, pattern
+from iwr.graphs.page_view import (capitals, fields_named, flat, items_of, lists_holding, moved, occurrences, page_changed,
+                                  pattern)
 from iwr.graphs.sentences import Claim, compile_clauses, compile_sentence
 
 
@@ -101,6 +102,10 @@ def _count(n: int, noun: str, before: dict, after: dict, names: tuple[str, ...] 
     if names:
         missing = [q for q in names if occurrences(after, q) == 0]
         holding = {lid: len({t["item"] for t in ts}) for lid, ts in lists_holding(after, names).items()}
+        pats = [pattern(q) for q in names]  # "its three coloured tabs, the yellow 'Instant Transfers' one": a row
+        runs = {t["run"][0] for t in after.get("texts", []) if t.get("run") and any(p.search(flat(t["t"])) for p in pats)}
+        holding.update({f"run{r}": len({tuple(t["run"]) for t in after.get("texts", []) if t.get("run") and t["run"][0] == r})
+                        for r in runs})  # of buttons side by side counts as a list
         ok = not missing and (not holding or n in holding.values())
         return ok, f"missing {missing}; lists holding them have {sorted(holding.values())[:4]} item(s)"
     if n == 0:  # "no cans are shown": no list holds items now, or the lists shrank, or fewer texts show
@@ -160,7 +165,8 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
     k, qs = claim.kind, claim.texts
     if k == "shown":
         q = qs[0]
-        was, now = occurrences(before, q, claim.display), occurrences(after, q, claim.display)
+        caps = capitals(q, (before, after))
+        was, now = occurrences(before, q, claim.display, exact=caps), occurrences(after, q, claim.display, exact=caps)
         effect = not claim.fresh or now > was or page_changed(before, after)
         counted = COUNTED.fullmatch(q)
         if not now and counted:  # '6 words' where the page reads 'Word Count: 6': the number at its word
@@ -169,7 +175,8 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
                 return next(t for t in tries if t[0])
         return now > 0 and effect, f"{q!r} shown in {now} place(s) (before {was}){'' if effect else '; nothing changed'}"
     if k == "absent":
-        counts = [(occurrences(before, q, values=False), occurrences(after, q, values=False)) for q in qs]
+        counts = [(occurrences(before, q, values=False, exact=capitals(q, (before, after))),
+                   occurrences(after, q, values=False, exact=capitals(q, (before, after)))) for q in qs]
         ok = all(now == 0 or now < was for was, now in counts)
         return ok, "; ".join(f"{q!r} shown in {now} place(s) (before {was})" for q, (was, now) in zip(qs, counts))
     if k == "only":
@@ -204,15 +211,31 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
     if k == "struck":
         if not qs:  # "the task is crossed out": some text became struck (or stopped being struck)
             struck = lambda v: Counter(t["t"] for t in v.get("texts", []) if t["strike"])  # noqa: E731
-            moved = (struck(before) - struck(after)) if claim.negated else (struck(after) - struck(before))
+            flipped = (struck(before) - struck(after)) if claim.negated else (struck(after) - struck(before))
             if not claim.fresh and not claim.negated:  # "... still crossed out": some text is struck now
-                moved = struck(after)
-            return bool(moved), f"{'un' if claim.negated else ''}struck now: {list(moved)[:3]}"
+                flipped = struck(after)
+            return bool(flipped), f"{'un' if claim.negated else ''}struck now: {list(flipped)[:3]}"
         hits = [t for t in after.get("texts", []) for q in qs if pattern(q).search(flat(t["t"]))]
-        ok = bool(hits) and (all(not t["strike"] for t in hits) if claim.negated else any(t["strike"] for t in hits))
+        each = [[t for t in after.get("texts", []) if pattern(q).search(flat(t["t"]))] for q in qs]
+        # "three rows are crossed out: A, B and C": each of them
+        ok = bool(hits) and (all(not t["strike"] for t in hits) if claim.negated else
+                             all(any(t["strike"] for t in ts) for ts in each))
         others = [t["t"] for t in after.get("texts", []) if t["strike"] and t not in hits] if claim.exclusive else []
         return ok and not others, f"{len(hits)} place(s), struck: {[t['strike'] for t in hits][:4]}" + \
             (f"; also struck: {others[:3]}" if others else "")
+    if k == "checked" and claim.how == "stays":
+        on, why = checked_state((), True, before, after)
+        return not on, why
+    if k == "focused":  # the element the keyboard is on shows the name (its own text, label or row)
+        now = flat(after.get("focus") or "")
+        if claim.how == "words":  # words the page never writes ("the search box", unlabelled): that focus moved
+            qs = tuple(q for q in qs if occurrences(after, q) or pattern(q).search(now))
+        ok = any(pattern(q).search(now) for q in qs) if qs else bool(now) and now != flat(before.get("focus") or "")
+        return ok, f"focus on {now[:60]!r} (before {flat(before.get('focus') or '')[:60]!r})"
+    if k == "checked" and not qs and not claim.fresh:  # "still only the second row is ticked": as it was
+        on, why = checked_state((), not claim.negated, before, after)
+        now = [f.get("checked") for f in after.get("fields", []) if f.get("checked") is not None]
+        return (not claim.negated) in now and not on, f"{now.count(True)} of {len(now)} box(es) on; {why}"
     if k == "checked":
         return checked_state(qs, not claim.negated, before, after)
     if k == "count":
@@ -247,7 +270,15 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
         return _numbered_alike(int(qs[0]), int(qs[1]), after)
     if k == "order":
         return _order(claim.how, qs, after)
+    if k == "unchanged" and claim.how in ("added", "removed"):
+        many = lambda v: (sum(len({t["item"] for t in ts}) for ts in items_of(v).values()), len(v.get("fields", [])))  # noqa: E731
+        (bi, bf), (ai, af) = many(before), many(after)
+        grew = ai > bi or af > bf if claim.how == "added" else ai < bi or af < bf
+        ok = not grew and not moved(before, after)
+        return ok, f"{ai} item(s), {af} field(s) (before {bi}, {bf}){'' if ok or grew else '; texts moved'}"
     if k == "unchanged":  # "Nothing happens": the page a person sees is as it was
+        if moved(before, after):
+            return False, "texts moved"
         if not page_changed(before, after):
             return True, "nothing visible changed"
         lit = only_highlighted(before, after)
@@ -266,7 +297,13 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
             naming = lists_holding(after, qs[:1])
             return occurrences(after, qs[0]) > 0 and all(lid in naming for lid in items_of(after)), "no field named so"
         emptied = [f for f in fields if f.get("value", "") == ""]
-        return (len(emptied) == len(fields)) if claim.exclusive else bool(emptied), f"{len(emptied)} of {len(fields)} field(s) empty"
+        was = [f for f in fields_named(before, None, None) if f.get("checked") is None]
+        # "both transfer fields are cleared": the ones the action emptied (other forms keep their words)
+        cleared = sum(1 for a, b in zip(was, fields) if a.get("value") and not b.get("value")) if len(was) == len(fields) else 0
+        # "all four fields are cleared" counts four, on this page's fields or among those emptied now
+        ok = (len(emptied) == len(fields) or not qs and claim.number is not None and cleared >= claim.number
+              and len(emptied) >= claim.number) if claim.exclusive else bool(emptied)
+        return ok, f"{len(emptied)} of {len(fields)} field(s) empty, {cleared} emptied now"
     if k == "in_view":  # where the viewport shows them, not below the fold
         missing = [q for q in qs if not any(t.get("v", True) and pattern(q).search(flat(t["t"]))
                                             for t in after.get("texts", []))]

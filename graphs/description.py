@@ -35,6 +35,8 @@ KINDS = {
     "img": "image", "icon": "icon", "option": "option", "card": "card", "item": "item", "entry": "item",
     "tile": "card", "arrow": "icon", "chevron": "icon", "caret": "icon",
 }
+# Kinds one types or clicks in, never a place that holds the target: "Type js in the 'user' box" names the box.
+LEAF_KINDS = {"field", "button", "checkbox", "radio", "dropdown", "link"}
 POINTERS = {"arrow", "chevron", "caret"}
 KIND_RE = re.compile(r"\b(" + "|".join(sorted(KINDS, key=len, reverse=True)) + r")(?:s|es)?\b")
 RELATIONS = [("left", r"(?:to the )?left (?:side )?of|on the left of"), ("right", r"(?:to the )?right (?:side )?of|on the right of"),
@@ -134,7 +136,8 @@ def _relation(masked: str, quotes: list[str]) -> tuple[Relation | None, str]:
         # the anchor's own kind word goes with it: "at the right end of the Salary entry" names no entry
         m = re.search(rf"\b(?:{pattern})\s+(?:the\s+)?(?:(?:[a-z-]+\s+){{0,3}}?(?:[a-z-]+,\s+)?)?(Q(\d+)Q)(?:\s+(?:{KIND_RE.pattern}|"
                       rf"(?:row|line|column|section|panel|area)s?\b))?", masked)
-        if m and (how != "inside" or not re.search(r"\b(?:in|on)\s+the\s*$", masked[:m.start()])):
+        leaf = how == "inside" and KINDS.get(m.group(3) or "") in LEAF_KINDS if m else False
+        if m and not leaf and (how != "inside" or not re.search(r"\b(?:in|on)\s+the\s*$", masked[:m.start()])):
             return Relation(how, quotes[int(m.group(2))], True), masked[:m.start()] + masked[m.end():]
     for how, pattern in RELATIONS[:4]:  # an unquoted anchor only after an unambiguous relation word
         m = re.search(rf"\b(?:{pattern})\s+(?:the\s+)?([a-z0-9][a-z0-9 -]{{1,40}}?)"
@@ -203,6 +206,7 @@ def parse(description: str, action_type: str, text: str | None = None, element_i
         masked = masked.replace(m.group(0), f"Q{n}Q", 1)
     masked = re.sub(r"q(\d+)q", r"Q\1Q", masked.lower())  # placeholders survive lowering
     masked = re.sub(PHRASAL, r"\1", masked)  # "turn on the switch" is not "inside the switch"
+    masked = re.sub(r"^(\s*[a-z]+)\s+over\b", r"\1", masked)  # "Start over with 'New game'": nothing above it
     q.relation, rest = _relation(masked, quotes)
     own = [quotes[int(n)] for n in re.findall(r"Q(\d+)Q", rest)]
     if typed is not None and typed in own:

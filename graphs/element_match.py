@@ -102,10 +102,12 @@ def phrase_score(el: dict, phrase: str) -> tuple[float, str]:
     if not target:  # a symbol ('★') has no words to find: symbol_score reads it
         return best, why
     for f in LABEL_FIELDS:
-        value = norm(str(el.get(f) or ""))
+        # '<span>01</span>Instant Transfers' reads '01Instant Transfers': a number drawn against a word
+        shown = re.sub(r"(?<=\d)(?=[A-Z])", " ", str(el.get(f) or ""))
+        value = norm(shown)
         if not value:
             continue
-        if " ".join(str(el.get(f)).lower().split()) == raw:
+        if " ".join(shown.lower().split()) == raw:
             cand, w = 1.0, f"{f} equals {phrase!r}"
         elif value == target:  # equal once symbols are dropped: '+15' is not '-15'
             cand, w = 0.9, f"{f} equals {phrase!r} but for symbols"
@@ -124,7 +126,8 @@ def phrase_score(el: dict, phrase: str) -> tuple[float, str]:
     return best, why
 
 
-LITTLE = {"to", "for", "of", "the", "a", "an", "in", "on", "at", "by", "with", "your", "my"}
+LITTLE = {"to", "for", "of", "the", "a", "an", "one", "some", "any", "this", "that", "in", "on", "at", "by", "with", "your",
+          "my", "our", "its", "their"}
 
 
 def same_but_little_words(phrase: str, label: str) -> bool:

@@ -8,7 +8,6 @@ order, and the plan records the chosen element, the runner-up and the margin bet
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 
 from iwr.graphs.description import (KIND_RE, KINDS, STOP as STOP_WORDS, Query, norm, parse, quote_bare_names, quoted, stem,
@@ -16,6 +15,7 @@ from iwr.graphs.description import (KIND_RE, KINDS, STOP as STOP_WORDS, Query, n
 from iwr.graphs.element_match import (LABEL_FIELDS, STRONG_KINDS, Plan, describe, fits_kind, hue_fits, phrase_score,
                                   symbol_score)
 from iwr.tasks.names import names_agree
+from iwr.graphs.words_left import named_by_verb, names_trimmed, unshown_dropped
 from iwr.graphs.placement import (alone_plan, implicit_anchor, inside, only_of_kind, ordinal_plan, position_plan, reading_order,
                               related)
 
@@ -202,18 +202,6 @@ def drawn_in_regions(regions: set[str], elements: list[dict]) -> set:
     return {e.get("ref") for e in elements if e.get("bbox") and any(inside(e["bbox"], b) for b in boxes)}
 
 
-def unshown_dropped(q: Query, elements: list[dict]) -> Query | None:
-    """The query without the words and symbols no element on the page carries ("the photo of the old cars":
-    what a picture shows, which no text says), when that leaves a kind or a place to go by; else None."""
-    have = words_of(" ".join(str(e.get(k) or "") for e in elements for k in LABEL_FIELDS))
-    shown = " ".join(str(e.get(k) or "") for e in elements for k in ("name", "text"))
-    words = {w for w in q.words if w in have}
-    symbols = [x for x in q.symbols if x in shown]
-    if (words, symbols) == (q.words, q.symbols) or not (q.kinds or q.position) or q.phrases:
-        return None
-    return dataclasses.replace(q, words=words, symbols=symbols, glyphs=[])
-
-
 def match_description(description: str, elements: list[dict], action_type: str,
                       hint_name: str | None = None, hint_text: str | None = None, text: str | None = None,
                       element_index: int | None = None, threshold: float = THRESHOLD,
@@ -231,7 +219,19 @@ def match_description(description: str, elements: list[dict], action_type: str,
     beside = quote_bare_names(description, outside=True)
     if plan is None and beside != description:  # "Under '2.) Select a shape', click Square": the target's own
         plan = _best_element(beside, *args[1:], bare_names=False)  # name beside the anchor's quoted one
+    if plan is None and action_type == "Click":
+        plan = named_by_verb(description, elements)
     return plan
+
+
+def weak_candidates(description: str, elements: list[dict], action_type: str, text: str | None = None) -> list[dict]:
+    """The elements the words point at too weakly to choose alone ("Enter an amount of 200" where two
+    fields are labelled 'Amount'): the best scored alike, for the recording's order to decide among."""
+    q = parse(description, action_type, text)
+    usable = [e for e in elements if e.get("enabled", True) and e.get("interactive", True) and not e.get("covered")]
+    anchors = anchors_of(q, [e for e in elements if e.get("enabled", True)]) if q.relation else []
+    scored = sorted(((score_element(e, q, anchors)[0], e) for e in usable), key=lambda x: -x[0])
+    return [e for sc, e in scored if sc > 0 and sc >= scored[0][0] - 0.05] if scored and scored[0][0] > 0 else []
 
 
 def _best_element(description: str, elements: list[dict], action_type: str, hint_name: str | None, hint_text: str | None,
@@ -242,6 +242,8 @@ def _best_element(description: str, elements: list[dict], action_type: str, hint
         for e in elements:
             e["new"] = e.get("interactive", True) and (e.get("name") or e.get("text")) not in seen
     plan = _best_for(q, elements, hint_name, hint_text, threshold, seen)
+    if plan is None and bare_names and (cut := names_trimmed(q, elements)) is not None:
+        plan = _best_for(cut, elements, hint_name, hint_text, threshold, seen)
     fewer = unshown_dropped(q, elements) if plan is None else None
     return _best_for(fewer, elements, hint_name, hint_text, threshold, seen) if fewer is not None else plan
 
@@ -251,6 +253,15 @@ def _best_for(q: Query, elements: list[dict], hint_name: str | None, hint_text: 
     usable = [e for e in elements if e.get("enabled", True)]
     implicit_anchor(q, usable)
     anchors = anchors_of(q, usable) if q.relation else []
+    if anchors and not q.kinds:  # "Roll for Player 2": what the words place by a thing is not that thing (a kind
+        # named decides that already, and a label holding its box resolves to the box below), unless it also
+        # carries the target's own name ('Remove' named 'Remove Granite Approach Shoe'); a control named by a
+        # label apart from it (the radio by 'Hyperloop Machine Language') is not the words it is placed by
+        said = norm(q.relation.anchor or "")
+        bare = [a for a in anchors if said and said in norm(str(a.get("text") or ""))
+                and not any(phrase_score(a, p)[0] >= 0.5 for p in q.phrases)
+                and not q.words & words_of(f"{a.get('name') or ''} {a.get('text') or ''}")]
+        usable = [e for e in usable if not any(e is a for a in bare)]
     if (q.position or q.line and not q.ordinal) and not q.phrases and not q.symbols and not q.typing:
         plan = position_plan(q, elements)  # the board a person sees includes the cells already played
         if plan is not None:

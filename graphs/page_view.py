@@ -7,29 +7,49 @@ from collections import Counter
 
 
 def pattern(text: str) -> re.Pattern:
-    t = re.escape(" ".join((text or "").lower().split()))
-    left = r"(?<![a-z0-9])" if re.match(r"[a-z0-9]", text.strip().lower() or " ") else ""
-    right = r"(?![a-z0-9])" if re.search(r"[a-z0-9]$", text.strip().lower()) else ""
-    return re.compile(left + t + right)
+    return _bounded(re.escape(" ".join((text or "").lower().split())), (text or "").strip().lower(), "a-z")
+
+
+def _bounded(t: str, text: str, letters: str) -> re.Pattern:
+    """Words are whole where they end: a letter after no letter, a digit after no digit ('01Instant Transfers'
+    shows 'Instant Transfers': a number drawn against a word is no part of it)."""
+    edge = lambda ch: f"[{letters}]" if ch.isalpha() else "[0-9]" if ch.isdigit() else None  # noqa: E731
+    left, right = edge(text[:1] or " "), edge(text[-1:] or " ")
+    return re.compile((f"(?<!{left})" if left else "") + t + (f"(?!{right})" if right else ""))
+
+
+def exact_pattern(text: str) -> re.Pattern:
+    """`pattern`, in the text's own case."""
+    return _bounded(re.escape(" ".join((text or "").split())), (text or "").strip(), "A-Za-z")
 
 
 def flat(s: str) -> str:
     return " ".join((s or "").lower().split())
 
 
-def occurrences(view: dict, text: str, display: bool = False, values: bool = True) -> int:
+def capitals(text: str, views: tuple[dict, ...]) -> str | None:
+    """How words written in capitals ('LOST.') are to be found: in capitals ("case") where one of the views
+    shows them so, the same letters in other case ('getting lost.') being other words; else ("whole") only
+    as a text of their own (a tab written 'Lost.'), not inside a sentence; None for other words."""
+    if not (re.search(r"[A-Z]{2}", text or "") and text == text.upper() and len(text.split()) <= 3):
+        return None
+    return "case" if any(occurrences(v, text, exact="case") for v in views) else "whole"
+
+
+def occurrences(view: dict, text: str, display: bool = False, values: bool = True, exact: str | None = None) -> int:
     """How many painted places show `text` (uncovered, where the viewport allows a hit test; with
     `display`, not inside a control), and field values holding it. Text split over neighbouring
     elements ('1.25L' above 'Remained') counts once when no single element holds it. Text below the
     fold counts: what scrolling brings into view changes the page (see `page_changed`)."""
-    p = pattern(text)
+    p, see = (exact_pattern(text), lambda x: " ".join((x or "").split())) if exact == "case" else \
+        (re.compile("^" + re.escape(flat(text)) + "$"), flat) if exact == "whole" else (pattern(text), flat)
     shown = [t for t in view.get("texts", []) if not (display and t.get("ctl"))]
-    n = sum(1 for t in shown if p.search(flat(t["t"])))
+    n = sum(1 for t in shown if p.search(see(t["t"])))
     if not n:
-        n = int(bool(p.search(flat(" ".join(t["t"] for t in shown)))))
+        n = int(bool(p.search(see(" ".join(t["t"] for t in shown)))))
     if values:  # a field shows its value, or its placeholder while empty
         n += sum(1 for f in view.get("fields", []) if f.get("checked") is None
-                 and p.search(flat(f.get("value") or f.get("ph", ""))))
+                 and p.search(see(f.get("value") or f.get("ph", ""))))
     return n
 
 
@@ -43,6 +63,16 @@ def page_changed(before: dict, after: dict) -> bool:
                 before.get("states") != after.get("states"), before.get("dialogs") != after.get("dialogs"),
                 before.get("media") != after.get("media"), before.get("url") != after.get("url"),
                 before.get("canvas") != after.get("canvas")))
+
+
+def moved(before: dict, after: dict) -> bool:
+    """Whether texts on both sides moved unlike the page (a row put in above them pushes them down; a
+    scroll moves them all alike)."""
+    ys = lambda v: {t["t"]: t["y"] for t in v.get("texts", []) if "y" in t and  # noqa: E731
+                    sum(1 for u in v.get("texts", []) if u["t"] == t["t"]) == 1}
+    b, a = ys(before), ys(after)
+    shifts = {round(a[t] - b[t]) for t in b.keys() & a.keys()}
+    return any(abs(d) >= 8 for d in shifts) and len({d // 4 for d in shifts}) > 1
 
 
 def items_of(view: dict) -> dict[int, list[dict]]:

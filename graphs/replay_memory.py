@@ -53,7 +53,8 @@ def back_plan(q: Query, description: str, action_type: str, elements: list[dict]
     named = [p for p in used if q.words & words_of(p.get("name", ""))] if not names else []
     # a quoted name: the earlier elements that carry it whole first ('Add item', not 'Enter a new item')
     exact = [p for p in used if names and any(phrase_score({"name": p.get("name", "")}, n)[0] >= 0.9 for n in names)]
-    order = (said[-1:] if said and not names else []) + exact[::-1] + named[::-1]
+    # what the elements carry first: a description that shared a word may have been grounded elsewhere
+    order = exact[::-1] + named[::-1] + (said[-1:] if said and not names else [])
     if re.search(r"\bthe first [a-z]+ (?:i|we|you) (?:picked|chose|clicked|selected|tapped|added)\b", description.lower()):
         order = said[:1] + used  # "the first seat I picked": the earliest, not the latest
     if not (q.words and not names and not said and not named and any(  # (of the kind named: 'Date:' beside a
@@ -73,12 +74,12 @@ def back_plan(q: Query, description: str, action_type: str, elements: list[dict]
     return None
 
 
-def beside_last(elements: list[dict], used: list[dict], kind: str = "field") -> Plan | None:
-    """The element of a kind nearest to what the previous action used, when it is clearly the nearest
-    (half the distance of any other): the box of the form a click just opened."""
+def beside_last(elements: list[dict], used: list[dict], kind: str = "field", among: list[dict] | None = None) -> Plan | None:
+    """The element of a kind (of `among`, when given) nearest to what the previous action used, when it is
+    clearly the nearest (half the distance of any other): the box of the form a click just opened."""
     last = next((e for e in elements if used and e.get("css") == used[-1]["css"]), None)
-    group = [e for e in elements if e.get("interactive", True) and not e.get("covered") and fits_kind(e, kind)
-             and e is not last]
+    group = [e for e in (elements if among is None else among) if e.get("interactive", True) and not e.get("covered")
+             and fits_kind(e, kind) and e is not last]
     if last is None or not group:
         return None
     lx, ly, lw, lh = last["bbox"]

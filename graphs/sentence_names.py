@@ -23,9 +23,10 @@ READING_AFTER = re.compile(r"\s+(?:now\s+|still\s+)?(?:reads|shows|is|says|displ
 
 
 def nameable(text: str) -> bool:
-    """Whether a page's or task's text can be a name in a sentence: a few words with letters in them."""
+    """Whether a page's or task's text can be a name in a sentence: words with letters in them (a whole row's
+    words, 'Everything in between should also be set to checked', are a name when written out whole)."""
     words = text.split()
-    return (3 <= len(text) <= 40 and 1 <= len(words) <= 5 and sum(c.isalpha() for c in text) >= 3
+    return (3 <= len(text) <= 80 and 1 <= len(words) <= 12 and sum(c.isalpha() for c in text) >= 3
             and not (len(words) == 1 and (not text[0].isupper() or text.lower() in COMMON)))
 
 
@@ -60,3 +61,34 @@ def ground_names(sentence: str, names) -> str:
     for s, e in sorted(hits, reverse=True):
         sentence = f"{sentence[:s]}'{sentence[s:e]}'{sentence[e:]}"
     return sentence
+
+
+# "the message No results to display! appears": the words a message shows, unquoted, up to its verb
+MESSAGE = re.compile(r"\b((?:the |a )?(?:message|text|notice|error|banner|caption|heading|title)\s+)"
+                     r"([A-Z][^;,'\"]*?[.!?]?)(?=\s+(?:appears?|is shown|shows up|comes up|pops up|is displayed)\b)")
+
+# "the line under the seats reads You have selected 1 seats for a price of $10": the words it reads, whole
+# (a run of three words or more, no list: "it says Your Score -1, Rock VS Paper and You Lose" names three)
+READS_TEXT = re.compile(r"\b((?:reads|says)\s+)([A-Z](?:[^;,'\"](?!\band\b))*?)(?=[.!?]?\s*(?:[;.]\s|[;.]?$))")
+
+
+READS_LIST = re.compile(r"\b((?:reads|says|shows)\s+)([A-Z][^;'\"]*?(?:,|\band\b)[^;'\"]*?)(?=[.!?]?\s*(?:[;.]\s|[;.]?$))")
+
+
+def _quote_read_text(m: re.Match) -> str:
+    return f"{m.group(1)}'{m.group(2)}'" if len(m.group(2).split()) >= 3 else m.group(0)
+
+
+def _quote_read_list(m: re.Match) -> str:
+    """"it says Your Score -1, Rock VS Paper and You Lose": three texts it shows, each quoted."""
+    items = [i.strip() for i in re.split(r",\s*(?:and\s+)?|\s+and\s+", m.group(2)) if i.strip()]
+    if len(items) < 2 or not all(re.match(r"[A-Z0-9$-]", i) for i in items):
+        return m.group(0)
+    return m.group(1) + ", ".join(f"'{i}'" for i in items[:-1]) + f" and '{items[-1]}'"
+
+
+def quote_read_words(sentence: str) -> str:
+    """The sentence with the words a message or a reading shows quoted ("the message No results to
+    display! appears", "it says Your Score -1, Rock VS Paper and You Lose")."""
+    sentence = READS_TEXT.sub(_quote_read_text, MESSAGE.sub(lambda m: f"{m.group(1)}'{m.group(2)}'", sentence))
+    return READS_LIST.sub(_quote_read_list, sentence)

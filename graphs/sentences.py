@@ -11,24 +11,31 @@ import re
 from dataclasses import dataclass
 
 from iwr.graphs.description import QUOTE_RE
-from iwr.graphs.sentence_names import ground_names
+from iwr.graphs.sentence_names import ground_names, quote_read_words
 
 NUMBERS = {"no": 0, "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
 VERB = (r"\b(appears?|disappears?|vanish(?:es)?|shows?|reads?|displays?|becomes?|changes?|updates?|is|are|closes?|"
         r"opens?|lists?|contains?|says|turns?|gets?|goes|remains?|stays?|has|have|runs?|holds?|fills?|moves?|"
-        r"drops?|rises?|falls?|climbs?|increases?|decreases?|tops?)\b")
+        r"drops?|rises?|falls?|climbs?|increases?|decreases?|tops?|jumps?|resets?)\b")
+SHOWING = (r"\b(appears?|shows?|reads?|displays?|becomes?|changes?|updates?|says|is|are|lists?|contains?|holds?|"
+           r"has|have|turns? (?:in)?to|replaced|added|listed|shown|displayed|printed|written|highlighted|pops? up|comes? up|shows? up|joins?|"
+           r"lands?|enters?|slides? in|fades? in|lights? up|flips?|reveals?|revealed|greets?|welcomes?)\b")
 CONTAINER = r"(dialog|modal|pop-?up|overlay|drawer|lightbox|menu|dropdown|panel|banner|toast|window|sheet|tooltip)"
 CLOSES = r"\b(closes|closed|is dismissed|disappears|goes away|is hidden|collapses|hides|vanishes)\b"
 KEPT_OPEN = (r"\b(?:does not|doesn't|did not|didn't|never|won't|will not)\s+(?:close|shut|collapse)\b|"
              r"\b(?:stays?|remains?|is still|are still|keeps?)\s+(?:open|opened|expanded)\b")
 OPENS = r"\b(opens|is opened|appears|pops up|is shown|shows up|is displayed|expands|slides (?:in|out|open)|is visible)\b"
-GONE = (r"\b(disappears?|vanish(?:es)?|(?:is|are) (?:now )?(?:removed|deleted|gone|hidden|cleared away)|goes away|"
+GONE = (r"\b(disappears?|vanish(?:es)?|(?:has|have) (?:now )?(?:gone|disappeared|vanished|been removed)|(?:is|are) (?:now )?(?:removed|deleted|gone|hidden|cleared away)|goes away|"
         r"(?:is|are) no longer|no longer (?:appears?|shows?|listed|visible|displayed|present|shown)|"
         r"(?:is|are) not (?:shown|visible|listed|displayed|present)|(?:isn't|aren't) (?:shown|visible|listed))\b")
 STRUCK = (r"\b(struck|strike[ -]?through|crossed[ -](?:out|off)|line[ -]through|marked (?:as )?(?:done|complete|completed))\b")
 CHECKED = r"\b(un)?(checked|ticked|toggled (?:on|off)|switched (?:on|off)|turned (?:on|off))\b"
-SELECTED = r"\b(selected|chosen|active|highlighted|current|pressed)\b"
+FOCUS = (r"\b(?:has|gets|receives|takes|with)\s+(?:the\s+)?(?:keyboard\s+)?focus\b|\b(?:is|now)\s+focused\b|\bfocus(?:ed)?(?:\s+(?:ring|outline|highlight|indicator))?\s+(?:now\s+)?(?:moves?|goes|jumps|lands?|shifts?|"
+         r"returns?|is|sits|comes?|passes|has\s+(?:now\s+)?(?:moved|gone|jumped|landed|shifted|returned))\b")
+UNTICKED_STILL = (r"\b(?:is|are|stays?|remains?)\s+(?:still\s+)?not\s+(?:ticked|checked)\b|"
+                  r"\b(?:nothing|none|no (?:other|new|more) [a-z]+)\s+(?:new\s+|else\s+)?(?:is\s+|are\s+|gets?\s+)?(?:ticked|checked)\b")
+SELECTED = r"\b(selected|chosen|active|highlighted|current(?!\s+[a-z])|pressed)\b"  # not "the current score"
 EMPTY = r"\b(?:is|are|becomes?|now) (?:now )?(empty|cleared|blank)\b|\b(?:clears|cleared)\b"
 COUNT = (r"\b(\d+|" + "|".join(NUMBERS) + r")\s+(?:[a-z-]+\s+)?(items?|results?|cards?|rows?|tasks?|entries|entry|"
          r"products?|todos?|tiles?|songs?|tracks?|messages?|notes?|files?|books?|flights?|reviews?|events?|"
@@ -53,6 +60,7 @@ NONE_CHECKED = (r"\bno (?:answer|option|choice|box|item|radio|checkbox)e?s? (?:i
                 r"\ball (?:[a-z]+ )?(?:options|answers|choices|boxes|checkboxes) (?:are )?(?:unselected|unchecked|unticked|cleared)\b|"
                 r"\bnone (?:of them )?(?:is|are) (?:selected|picked|checked|chosen|ticked)\b")
 RANGE = r"\b(?:run|runs|count|counts|numbered)\s+from\s+(\d+)\s+(?:to|through|until)\s+(\d+)\b"
+NOTHING_ADDED = r"\bnothing (?:new )?(?:is|gets|was) (added|removed)\b"
 NOTHING = r"\bnothing (?:happens|changes|is placed|is added|is removed|moves|else happens)\b|\bno change\b"
 # "the drawing stays the same": a part of the page; beside a change the same sentence states, it says nothing
 # of the whole page (alone, "the page stays the same", it says the page is as it was)
@@ -84,7 +92,7 @@ TYPED = r"\b(typed|entered) (text|value|word|query|name)|\bwhat was typed\b|\bth
 @dataclass
 class Claim:
     kind: str  # shown, absent, only, closed, opened, empty, struck, checked, selected, enabled, styled, count,
-    # range, reads, numbered_alike, none_checked, url, order, unchanged, in_view, changed
+    # range, reads, numbered_alike, none_checked, url, order, unchanged, in_view, changed, focused
     texts: tuple[str, ...] = ()
     negated: bool = False
     fresh: bool = True  # shown: the action must have had an effect (not "still")
@@ -157,7 +165,10 @@ def _side_claims(low: str, names: tuple[str, ...]) -> list[Claim]:
     m = re.search(IN_VIEW, low)
     if m:
         out.append(Claim("in_view", tuple(re.findall(r"\d+", m.group(1)))))
-    if re.search(NOTHING, low):
+    m = re.search(NOTHING_ADDED, low)
+    if m:  # "nothing is added": no item, row or box more than before (a message may show)
+        out.append(Claim("unchanged", how=m.group(1)))
+    elif re.search(NOTHING, low):
         out.append(Claim("unchanged"))
     elif re.search(SAME, low):
         out.append(Claim("unchanged", how="part"))
@@ -188,24 +199,30 @@ def _side_claims(low: str, names: tuple[str, ...]) -> list[Claim]:
     if len(pairs) >= 2 and not names:  # "Character Count is now 26, Word Count 5, Sentences 2": each at its label
         out += [Claim("reads", (w, n), fresh=not re.search(STILL, low)) for w, n in pairs if w not in STOP_LABELS]
         return out
-    m = re.search(READS, low) or re.search(CHANGE, low)  # 'the chart shows 14 daily points' is the count above
-    if m and re.match(r"\s+holds\b", low[m.end(1):]) and re.match(r"\s*[a-z]", low[m.end():]):
-        m = None  # "the board holds 2 Xs" counts things; "the amount box holds -45" reads a value
-    label = _label(low, m) if m else None
-    # beside names, a reading said after all of them: "'Pay rent' is left and the count drops back to 2"
-    apart = not names or (m is not None and m.start(1) > max((q.end() for q in re.finditer(r"q\d+q", low)), default=-1))
-    if m and apart and label is not None and m.group(2) not in counted:
-        out.append(Claim("reads", (label, m.group(2)), fresh=not re.search(STILL, low)))
+    # every reading the clause says, in order ("the score jumps from 4 to 20 and the current box is 0 again");
+    # 'the chart shows 14 daily points' is the count above
+    found = sorted([*re.finditer(READS, low), *re.finditer(CHANGE, low)], key=lambda x: x.start())
+    for m in [m for n, m in enumerate(found) if not any(o.start() <= m.start() < o.end() for o in found[:n])]:
+        if re.match(r"\s+holds\b", low[m.end(1):]) and re.match(r"\s*[a-z]", low[m.end():]):
+            continue  # "the board holds 2 Xs" counts things; "the amount box holds -45" reads a value
+        label = _label(low, m, names)
+        # beside names, a reading said after all of them: "'Pay rent' is left and the count drops back to 2"
+        apart = not names or m.start(1) > max((q.end() for q in re.finditer(r"q\d+q", low)), default=-1)
+        if apart and label is not None and m.group(2) not in counted:
+            out.append(Claim("reads", (label, m.group(2)), fresh=not re.search(STILL, low)))
     read = {c.texts[1] for c in out if c.kind == "reads"}
     out += [Claim("shown", (r,), fresh=not re.search(STILL, low), display=True)
             for r in dict.fromkeys(re.findall(READING, low)) if r not in read and not names]
     return out
 
 
-def _label(low: str, m: re.Match) -> str | None:
-    """The word a reading is labelled by: the word before a kind word ('the amount field'), else the word
-    itself; None for a word that names nothing ('it', 'there')."""
+def _label(low: str, m: re.Match, names: tuple[str, ...] = ()) -> str | None:
+    """The word a reading is labelled by: the word before a kind word ('the amount field'), or the name
+    before it ("the 'Amount' box"), else the word itself; None for a word that names nothing ('it', 'there')."""
     word = m.group(1)
+    named = re.search(r"\bq(\d+)q\s*$", low[:m.start(1)])
+    if word in KIND_WORDS and named and len(re.findall(r"\bq\d+q", low[:m.start(1)])) <= len(names):
+        return names[len(re.findall(r"\bq\d+q", low[:m.start(1)])) - 1].lower()
     if word in KIND_WORDS:
         before = re.findall(r"[a-z]+", low[:m.start(1)])
         word = before[-1] if before and before[-1] not in ("the", "a", "an", "this", "that", "its", "their") else word
@@ -267,15 +284,19 @@ def _clause_claims(clause: str, quotes: list[str], typed: str | None) -> list[Cl
     placed = {quotes[int(n)] for n in re.findall(rf"\bthe [a-z]+(?: [a-z]+)? {PLACED}\s+(?:the\s+)?Q(\d+)Q", clause, re.I)}
     # "is now dark purple with the 'QUnit' logo on it": what it is shown with is not what turns purple
     placed |= {quotes[int(n)] for n in re.findall(r"\bwith\s+(?:the\s+|a\s+|an\s+|its\s+)?Q(\d+)Q", clause, re.I)}
+    # "the 'Amount' box shows 200": the name labels the box read, it is no text said to appear
+    labels = {quotes[int(n)] for n in re.findall(rf"Q(\d+)Q\s+(?:{'|'.join(KIND_WORDS)})\s+(?:now\s+|still\s+)?"
+                                                 r"(?:reads|shows|says|displays|holds|is)\s+-?\$?\d", clause, re.I)}
     low = re.sub(r"Q\d+Q", " Q ", clause.lower())
     switched = _switch_claims(low, quotes)
-    return (switched or _main_claims(low, qs, typed, placed)) + _order_claims(low, quotes) + _side_claims(low, qs)
+    return (switched or _main_claims(low, qs, typed, placed | labels, labels)) + _order_claims(low, quotes) + _side_claims(low, qs)
 
 
 PLACED = r"(?:by|next to|beside|near|on|in|under|above|below|behind|in front of|of|for)"
 
 
-def _main_claims(low: str, qs: tuple[str, ...], typed: str | None, placed: set = frozenset()) -> list[Claim]:
+def _main_claims(low: str, qs: tuple[str, ...], typed: str | None, placed: set = frozenset(),
+                 labels: set = frozenset()) -> list[Claim]:
     if qs and re.search(r"\bempty (?:apart from|except(?: for)?|but for|save for)\b", low):
         return [Claim("shown", qs), Claim("count", ("items",), number=0)]  # the message, and no items
     if re.search(r"\b(url|address bar|navigates? to|goes to the page)\b", low) and qs:
@@ -288,10 +309,19 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None, placed: set =
     if re.search(STRUCK, low):  # "the line through X goes away" takes the strike away
         return [Claim("struck", qs, negated=bool(re.search(r"\b(no longer|not|no|un-?struck)\b", low) or re.search(GONE, low)),
                       fresh=not re.search(STILL, low), exclusive=bool(re.search(r"\bonly\b", low)))]
+    if re.search(FOCUS, low):  # "the focus moves down to the next row's checkbox": where the keyboard is now
+        # "the Instruments played field gets the focus": unquoted, the words before the kind name the field
+        named = re.search(r"\bthe ((?:[a-z]+ ){1,4}?)(?:field|box|input|checkbox|button|link|area|textarea|menu)\b", low)
+        said = named.group(1).strip() if named and not qs else ""
+        if qs or said in ("", "next", "first", "last", "same", "new"):
+            return [Claim("focused", qs)]
+        return [Claim("focused", (said,), how="words")]
     m = re.search(CHECKED, low)
+    if m and not qs and re.search(UNTICKED_STILL, low):  # "that row is not ticked", "nothing new is ticked": no box
+        return [Claim("checked", (), negated=True, how="stays")]  # turned on; none need turn off
     if m and not re.search(r"\b(check|checks)\b", low):
         off = bool(m.group(1)) or bool(re.search(r"\b(off|no longer|not)\b", low))
-        return [Claim("checked", qs, negated=off)]
+        return [Claim("checked", qs, negated=off, fresh=not re.search(STILL, low))]
     if re.search(DISABLED, low) and (qs or re.search(r"\b(?:is|are|gets?|becomes?|turns?)\s+(?:now\s+)?(?:greyed|grayed|disabled)\b", low)):
         return [Claim("enabled", qs, negated=True)]  # "the spinner is greyed out": some control is, now
     if re.search(ENABLED, low) and qs:
@@ -317,38 +347,19 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None, placed: set =
     if re.search(SELECTED, low) and qs and not re.search(r"\bselected (?:items?|rows?|files?)\b", low):
         return [Claim("selected", qs)]
     if re.search(EMPTY, low):  # "all four fields are cleared": every one of them
-        return [Claim("empty", qs, exclusive=bool(re.search(r"\b(?:all|every|each|both)\b", low)))]
+        said = re.search(r"\b(all|every|each|both)\b(?:\s+(?:the\s+)?(\d+|" + "|".join(NUMBERS) + r")\b)?", low)
+        n = said.group(2) if said else None
+        number = (int(n) if n.isdigit() else NUMBERS[n]) if n else 2 if said and said.group(1) == "both" else None
+        return [Claim("empty", qs, exclusive=bool(said), number=number)]
     if qs:
-        still = bool(re.search(STILL, low))
+        # "Player 2 rolls a 1", "the turn passes back to Player 1": a name in a clause with no verb of showing or
+        # changing is there to be seen; that it changed is not said
+        still = bool(re.search(STILL, low)) or not re.search(SHOWING, low)
         display = bool(re.search(DISPLAY, low)) and not re.search(CONTROL_WORDS, low)
-        return [Claim("shown", (q,), fresh=not still, display=display) for q in qs]
+        return [Claim("shown", (q,), fresh=not still, display=display) for q in qs if q not in labels]
     if typed and re.search(TYPED, low):
         return [Claim("shown", (typed,), fresh=False)]
     return []
-
-
-# "the message No results to display! appears": the words a message shows, unquoted, up to its verb
-MESSAGE = re.compile(r"\b((?:the |a )?(?:message|text|notice|error|banner|caption|heading|title)\s+)"
-                     r"([A-Z][^;,'\"]*?[.!?]?)(?=\s+(?:appears?|is shown|shows up|comes up|pops up|is displayed)\b)")
-
-# "the line under the seats reads You have selected 1 seats for a price of $10": the words it reads, whole
-# (a run of three words or more, no list: "it says Your Score -1, Rock VS Paper and You Lose" names three)
-READS_TEXT = re.compile(r"\b((?:reads|says)\s+)([A-Z](?:[^;,'\"](?!\band\b))*?)(?=[.!?]?\s*(?:[;.]\s|[;.]?$))")
-
-
-READS_LIST = re.compile(r"\b((?:reads|says|shows)\s+)([A-Z][^;'\"]*?(?:,|\band\b)[^;'\"]*?)(?=[.!?]?\s*(?:[;.]\s|[;.]?$))")
-
-
-def _quote_read_text(m: re.Match) -> str:
-    return f"{m.group(1)}'{m.group(2)}'" if len(m.group(2).split()) >= 3 else m.group(0)
-
-
-def _quote_read_list(m: re.Match) -> str:
-    """"it says Your Score -1, Rock VS Paper and You Lose": three texts it shows, each quoted."""
-    items = [i.strip() for i in re.split(r",\s*(?:and\s+)?|\s+and\s+", m.group(2)) if i.strip()]
-    if len(items) < 2 or not all(re.match(r"[A-Z0-9$-]", i) for i in items):
-        return m.group(0)
-    return m.group(1) + ", ".join(f"'{i}'" for i in items[:-1]) + f" and '{items[-1]}'"
 
 
 def compile_sentence(sentence: str, typed: str | None = None, names=()) -> list[Claim]:
@@ -360,9 +371,7 @@ def compile_sentence(sentence: str, typed: str | None = None, names=()) -> list[
 def compile_clauses(sentence: str, typed: str | None = None, names=()) -> tuple[list[Claim], list[str]]:
     """The claims of an assertion, and the clauses of three words or more that gave none ("the account is
     not created"): what the words alone leave to the recording."""
-    sentence = READS_TEXT.sub(_quote_read_text, MESSAGE.sub(lambda m: f"{m.group(1)}'{m.group(2)}'", sentence or ""))
-    sentence = READS_LIST.sub(_quote_read_list, sentence)
-    sentence = ground_names(sentence, names)
+    sentence = ground_names(quote_read_words(sentence or ""), names)
     # "Milk is removed, leaving Eggs and Apples": what is left is still shown, a claim of its own
     sentence = quote_names(re.sub(r",?\s+(?:leaving|leaves)\s+(?=(?:only\s+)?['\"A-Z])", "; still shown: ", sentence or ""))
     quotes = [next(g for g in m.groups() if g) for m in QUOTE_RE.finditer(sentence)]

@@ -29,8 +29,9 @@ CALENDAR = {"monday": "mon", "tuesday": "tue", "tues": "tue", "wednesday": "wed"
 
 
 def words_of(text: str) -> set[str]:
-    """Folded words: split at camelCase, '-' and '_', plurals and day/month names shortened alike."""
-    split = re.sub(r"([a-z])([A-Z])", r"\1 \2", text or "").replace("_", " ").replace("-", " ")
+    """Folded words: split at camelCase (and a number drawn against a word, '03Instant'), '-' and '_',
+    plurals and day/month names shortened alike."""
+    split = re.sub(r"([a-z\d])([A-Z])", r"\1 \2", text or "").replace("_", " ").replace("-", " ")
     return {CALENDAR.get(w, stem(w)) for w in WORD_RE.findall(split.lower())}
 
 

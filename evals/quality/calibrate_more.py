@@ -58,7 +58,7 @@ def _means(verdict: dict) -> dict:
     kinds = {c["kind"] for c in verdict.get("claims", [])}
     return {"counts": bool(kinds & {"count", "range", "numbered_alike", "none_checked"}),
             "unquoted_names": bool(verdict.get("unquoted")), "places": "order" in kinds,
-            "states": bool(kinds & {"checked", "selected", "enabled", "styled", "struck"}),
+            "states": bool(kinds & {"checked", "selected", "enabled", "styled", "struck", "focused"}),
             "recording": verdict.get("decided_by") == "recording"}
 
 

@@ -18,8 +18,8 @@ from iwr.mcp_servers.browser.page_observe import OBSERVE, RASTERS
 from iwr.mcp_servers.browser.page_scripts import CLEAR_TARGET, KEEP_REFS, NAMED_POINT, OPTION_LABELS, PAGE_STATE, POINT_OF, \
     RUN_CHECKS, SET_OPTION
 from iwr.mcp_servers.browser.targets import LABEL_OF
-from iwr.mcp_servers.browser.capture import settled_shot
-from iwr.mcp_servers.browser.settle import settle_page
+from iwr.mcp_servers.browser.capture import PREPARE, RESTORE, settled_shot
+from iwr.mcp_servers.browser.settle import probe, settle_page
 from iwr.mcp_servers.imaging import cell_share, changed
 from iwr.tasks.names import names_agree
 
@@ -329,7 +329,13 @@ async def observe(s: Session, assets: list[str] = ()) -> dict:
     """What a person sees now: texts whose ink shows (ink.py), field values, selected states, dialogs, and
     the images and canvases that are no pictures: images among `assets` (paths on the page's server),
     canvases fed nothing else (canvas_feeds.py)."""
-    view = await in_world(s, OBSERVE, _asking(s, assets), 15, "observing")
+    # a transition under way is read at its end, as the screenshots show it (a tab closing to nothing
+    # for half a second is closed)
+    await probe(s, PREPARE, 2.0)
+    try:
+        view = await in_world(s, OBSERVE, _asking(s, assets), 15, "observing")
+    finally:
+        await probe(s, RESTORE, 2.0)
     scroll, live, activity = tuple(view.pop("scroll")), view.pop("live"), view.pop("activity")
     return await bounded(ink.keep_seen(s, view, scroll, live, activity), 15, "observing")
 

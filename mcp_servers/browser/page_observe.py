@@ -36,8 +36,9 @@ SEEING_FNS = """
           {b: e.getBoundingClientRect(), x: cuts(s.overflowX), y: cuts(s.overflowY)} : null); }
       const c = clipMemo.get(e);
       if (c === 'gone') return true;
-      if (c && c.x && (r.right <= c.b.left || r.left >= c.b.right)) return true;
-      if (c && c.y && (r.bottom <= c.b.top || r.top >= c.b.bottom)) return true;
+      // a sliver left by a box closed to nothing (max-width: 0 with overflow hidden) shows no word
+      if (c && c.x && Math.min(r.right, c.b.right) - Math.max(r.left, c.b.left) < 2) return true;
+      if (c && c.y && Math.min(r.bottom, c.b.bottom) - Math.max(r.top, c.b.top) < 4) return true;
     }
     return false;
   };
@@ -265,8 +266,12 @@ OBSERVE = """
           for (let i = 0; i < d.length; i += 4 * 97) mix(String(d[i] + d[i + 1] * 3 + d[i + 2] * 7)); } catch (e) {}
   }
   const act = document.activeElement && document.activeElement !== document.body ? document.activeElement : null;
-  const focus = act ? flat(act.innerText || act.getAttribute('aria-label') || act.value ||
-                           (act.labels && act.labels.length ? act.labels[0].innerText : '')).slice(0, 160) : null;
+  // a box or field named by nothing of its own is known by the row it sits in
+  const row = el => { for (let p = el.parentElement, n = 0; p && p !== document.body && n < 3; p = p.parentElement, n++)
+                        if (flat(p.innerText)) return p.innerText; return ''; };
+  const focus = act ? flat(act.innerText || act.getAttribute('aria-label') ||
+                           (act.labels && act.labels.length ? act.labels[0].innerText : '') ||
+                           (act.matches('input[type=checkbox], input[type=radio]') ? row(act) : act.value || row(act))).slice(0, 160) : null;
   return {url: location.href, focus, texts, fields, states, dialogs, media, style: styleHash, canvas: hash,
           scroll: [scrollX, scrollY], live: liveBoxes(), activity: activityNow()};
 }
