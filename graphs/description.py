@@ -106,6 +106,7 @@ class Query:
     typing: bool = False
     alone: bool = False  # "the lone button underneath": the one of its kind with no peer in its row
     square: bool = False  # "the square button", "the round button": about as wide as high
+    kind_by_verb: bool = False  # "Turn on shuffle": the kind is the verb's guess, not a word naming it
 
     def says_something(self) -> bool:
         return bool(self.phrases or self.symbols or self.words or self.kinds or self.ordinal or self.relation
@@ -225,7 +226,7 @@ def parse(description: str, action_type: str, text: str | None = None, element_i
     plain_kinds = re.sub(REGION_RE, " ", plain)
     q.kinds = {KINDS[m] for m in KIND_RE.findall(plain_kinds)}
     if not q.typing and not q.kinds and re.match(TOGGLING, description.lower()):  # "Turn on push notifications
-        q.kinds = {"checkbox"}  # for 'Mentions'": what is turned on or ticked is a switch or a box
+        q.kinds, q.kind_by_verb = {"checkbox"}, True  # for 'Mentions'": what is turned on or ticked is a switch or a box
     q.colours = set(COLOUR_RE.findall(plain_kinds))  # "close in the corner of the pink header": the header is pink
     q.new = bool(re.search(r"\b(new|newly added|just added|newest|latest|added)\s+(?:[a-z-]+\s+)?[a-z]+", plain))
     sm = re.search(r"\b(big|bigger|biggest|large|larger|largest|huge|small|smaller|smallest|little|tiny)\b", plain)

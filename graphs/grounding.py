@@ -8,6 +8,7 @@ order, and the plan records the chosen element, the runner-up and the margin bet
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from iwr.graphs.description import (KIND_RE, KINDS, STOP as STOP_WORDS, Query, norm, parse, quote_bare_names, quoted, stem,
@@ -244,6 +245,9 @@ def _best_element(description: str, elements: list[dict], action_type: str, hint
     plan = _best_for(q, elements, hint_name, hint_text, threshold, seen)
     if plan is None and bare_names and (cut := names_trimmed(q, elements)) is not None:
         plan = _best_for(cut, elements, hint_name, hint_text, threshold, seen)
+    if plan is None and q.kind_by_verb:  # "Turn on shuffle" where shuffle is a button that stays pressed
+        plan = _best_for(dataclasses.replace(q, kinds=set(), kind_by_verb=False), elements, hint_name, hint_text,
+                         threshold, seen)
     fewer = unshown_dropped(q, elements) if plan is None else None
     return _best_for(fewer, elements, hint_name, hint_text, threshold, seen) if fewer is not None else plan
 

@@ -202,3 +202,13 @@ def test_a_radio_named_by_the_label_it_is_placed_by_and_what_a_reading_is_shown_
     vat = lambda *v: {"texts": [], "fields": [{"label": n, "value": x} for n, x in zip("abcd", v)]}  # noqa: E731
     assert decide(four, vat("59.99", "20", "12.00", "71.988"), vat("", "", "", ""))[0]
     assert not decide(four, vat("59.99", "20", "12.00", "71.988"), vat("", "", "12.00", "71.988"))[0]
+
+
+def test_a_kind_guessed_from_the_verb_yields_to_the_words():
+    # "Turn on shuffle": what is turned on is usually a switch or a box, but here a button says it
+    bar = [el(0, "Shuffle", bbox=(486, 730, 30, 30)), el(1, "Previous track", bbox=(528, 730, 30, 30)),
+           el(2, "Next track", bbox=(610, 730, 30, 30))]
+    bar[0]["text"], bar[1]["text"], bar[2]["text"] = "⇄", "", ""
+    assert match_description("Turn on shuffle in the player bar", bar, "Click").args["ref"] == 0
+    boxed = bar + [el(3, "Shuffle", "input", "checkbox", (700, 730, 16, 16))]
+    assert match_description("Turn on shuffle", boxed, "Click").args["ref"] == 3  # a box says it: the box
