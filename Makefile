@@ -1,5 +1,5 @@
 # `make run` runs the main job on the bundled suite; `make test` runs every test. Both set up first.
-.PHONY: setup run test test-easyocr
+.PHONY: setup run test test-full test-easyocr
 setup:
 	@bash scripts/setup.sh
 
@@ -18,6 +18,10 @@ test:
 	@bash scripts/setup_agents.sh
 	@bash scripts/setup_inspect.sh
 	.venv/bin/python -m pytest -q
+
+# The default run plus the two slow corpora it leaves out (the whole cheat corpus, the whole suite).
+test-full: test
+	.venv/bin/python -m pytest -q -m "cheats_full or whole_suite"
 
 # EasyOCR (the paper profile's OCR) in its own venv: torchvision does not import beside .venv's CPU torch.
 test-easyocr:

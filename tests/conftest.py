@@ -147,10 +147,10 @@ def _real_apps_at_hand() -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Deselect `cheats_full` and `easyocr` unless asked for with -m; deselect `real_apps` tests on a machine that cannot
+    """Deselect `cheats_full`, `whole_suite` and `easyocr` unless asked for with -m; deselect `real_apps` tests on a machine that cannot
     materialise tasks/real (a fresh clone without the mirror), unless they were asked for with -m; the
     terminal summary says so."""
-    for opt_in in ("cheats_full", "easyocr"):
+    for opt_in in ("cheats_full", "whole_suite", "easyocr"):
         if opt_in not in (config.option.markexpr or ""):
             left_out = [i for i in items if i.get_closest_marker(opt_in)]
             config.hook.pytest_deselected(items=left_out)

@@ -25,14 +25,24 @@ def iwr_json(*args: str, cwd: Path) -> dict:
     return json.loads(out.stdout)
 
 
-def test_oracle_scores_one_and_blank_scores_zero(tmp_path):
-    oracle = iwr_json("run", "--agent", "oracle", "--run-id", "o", "--runs-dir", str(tmp_path), cwd=tmp_path)
+# Six tasks of different sites and widgets by default (about a minute); the whole suite, which is what
+# `make run` does, with `pytest -m whole_suite` (about four minutes).
+SOME = ["1", "101", "105", "107", "113", "119"]
+
+
+@pytest.mark.parametrize("task_ids", [pytest.param(SOME, id="six"),
+                                      pytest.param([], id="whole", marks=pytest.mark.whole_suite)])
+def test_oracle_scores_one_and_blank_scores_zero(tmp_path, task_ids):
+    only = [a for t in task_ids for a in ("--task", t)]
+    oracle = iwr_json("run", "--agent", "oracle", "--run-id", "o", "--runs-dir", str(tmp_path), *only, cwd=tmp_path)
     assert set(oracle) >= {"run_id", "tasks", "mean"} and oracle["run_id"] == "o"
+    assert len(oracle["tasks"]) == (len(task_ids) or 21)
     assert all(t["status"] == "scored" for t in oracle["tasks"])
     assert oracle["mean"]["ifs"] == 1.0 and oracle["mean"]["final"] >= 0.98
     probes = [t["probes"]["typed_text"] for t in oracle["tasks"]]
-    assert "failed" not in probes and probes.count("passed") >= 8  # no honest reference looks pre-baked
-    blank = iwr_json("run", "--agent", "blank", "--run-id", "b", "--runs-dir", str(tmp_path), cwd=tmp_path)
+    # no honest reference looks pre-baked, and most type something the probe can change
+    assert "failed" not in probes and probes.count("passed") >= len(probes) // 3
+    blank = iwr_json("run", "--agent", "blank", "--run-id", "b", "--runs-dir", str(tmp_path), *only, cwd=tmp_path)
     assert blank["mean"]["ifs"] == 0.0
     assert blank["mean"]["final"] < oracle["mean"]["final"] - 0.5
     for tid in (t["task_id"] for t in oracle["tasks"]):
