@@ -2,8 +2,9 @@
 profile shares: clicking or typing at a target, scrolling, and turning tool errors into verdicts.
 
 Offline grounding tries, in order: the task's structured hint, role/name/text matching of the
-description, template matching of the recorded target's crop on the current screenshot, and the
-recorded position scaled to the page.
+description, template matching of the recorded target's crop on the current screenshot, the place
+the recording shows the pointer pressing (graphs/recorded_presses.py), and the recorded position
+scaled to the page.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from iwr.graphs.element_match import fits_kind
 from iwr.graphs.grounding import (Plan, label_probe, match_description, names_agree, plans_for, target_quotes, type_text_of,
                                   weak_candidates)
 from iwr.graphs.placement import only_of_kind
+from iwr.graphs.recorded_presses import MIN_MATCH, patch_file, press_of
 from iwr.graphs.replay_memory import ReplayMemory, back_plan, beside_last, beside_previous, points_back
 from iwr.graphs.sentence_names import ground_names, task_names
 from iwr.tasks.schema import size_of
@@ -31,7 +33,7 @@ UNSURE = "unsure: "
 async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: dict, task_folder: str,
                                 before: str | None, trace: dict, compat_clicks: bool = False,
                                 unsure_below: float | None = None, shadow: str | None = None,
-                                memory: ReplayMemory | None = None) -> tuple[bool, str]:
+                                memory: ReplayMemory | None = None, step: int | None = None) -> tuple[bool, str]:
     """Ground a Click/Type without a model and perform it; (success, reason). Fills trace["grounding"].
 
     With `unsure_below`, a description match whose margin over the runner-up is smaller is not
@@ -39,7 +41,8 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
     `shadow` (the hinted selector of an action judged with hints off), the grounding records whether
     the description-only element is the hinted one. `memory` carries what the replay has seen and done
     from one action to the next (graphs/replay_memory.py); it is updated here. `before` is the page's
-    screenshot, or None when the replay takes none."""
+    screenshot, or None when the replay takes none; `step` the action's place in the task (0-based), for
+    the recording's press of it."""
     kind, params = action["type"], action["parameters"]
     # what the task types or quotes is a name wherever it is written unquoted: "Tap the X next to Water the plants"
     said = ground_names(params.get("description", ""), task_names(task.get("action_sequence") or []))
@@ -54,11 +57,12 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
     if kind == "Click":
         await _hover_first(tools, sid, params.get("description", ""))
     quotes = target_quotes(params.get("description", ""), kind)
-    async for plan in _plans(tools, sid, action, task, task_folder, memory):
-        if plan.strategy == "template":
+    async for plan in _plans(tools, sid, action, task, task_folder, memory, step):
+        if plan.strategy in ("template", "recording"):
             if before is None:  # a replay without screenshots (the typed-text probe's): one now, the page as it is
                 before = (await tools.call("browser", "screenshot", session=sid))["path"]
-            plan = await _template_plan(tools, plan, before, tried)
+            plan = await (_template_plan(tools, plan, before, tried) if plan.strategy == "template" else
+                          _recorded_plan(tools, task, task_folder, plan.args["step"], before, tried))
             if plan is None:
                 continue
         # The browser acts only on an element that carries a quoted name (and fails, doing nothing, otherwise).
@@ -143,7 +147,8 @@ async def _same_element(tools: Toolbox, sid: str, hinted: str, chosen_css: str |
     return None if out.get("error") else json.loads(out["value"])
 
 
-async def _plans(tools: Toolbox, sid: str, action: dict, task: dict, task_folder: str, memory: ReplayMemory | None):
+async def _plans(tools: Toolbox, sid: str, action: dict, task: dict, task_folder: str, memory: ReplayMemory | None,
+                 step: int | None = None):
     """The grounding plans in order; the element list is fetched only when the hint did not do."""
     hint = (action.get("iwr") or {}).get("target") or {}
     if hint.get("selector"):
@@ -185,6 +190,9 @@ async def _plans(tools: Toolbox, sid: str, action: dict, task: dict, task_folder
     if hint.get("crop"):  # before the recorded position, which is the weakest evidence
         at = next((n for n, p in enumerate(plans) if p.strategy == "hint.position"), len(plans))
         plans.insert(at, Plan("template", {"crop": str(Path(task_folder) / hint["crop"])}, 0.5, "recorded target's crop"))
+    if step is not None:  # what a person watching the video sees pressed, when the words found nothing that worked
+        at = next((n for n, p in enumerate(plans) if p.strategy == "hint.position"), len(plans))
+        plans.insert(at, Plan("recording", {"step": step}, 0.5, "where the recording shows the press"))
     for plan in plans:
         yield plan
 
@@ -209,6 +217,26 @@ async def _template_plan(tools: Toolbox, plan: Plan, screenshot: str, tried: lis
         return None
     return Plan("template", {"x": m["x"] + m["width"] / 2, "y": m["y"] + m["height"] / 2}, m["score"],
                 f"crop matched with score {m['score']:.3f}")
+
+
+async def _recorded_plan(tools: Toolbox, task: dict, task_folder: str, step: int, screenshot: str,
+                         tried: list) -> Plan | None:
+    """Where the recording shows the pointer pressing for this action, found on the page's screenshot by
+    the original's patch around the press point; None (noted in `tried`) when there is no such press or no
+    good match."""
+    press, why = press_of(task, task_folder, step)
+    if press is None:
+        tried.append({"strategy": "recording", "args": {"step": step}, "ok": False, "error": f"no press in the recording: {why}"})
+        return None
+    patch, (dx, dy) = patch_file(press, Path(screenshot).parent, f"press_{step + 1}_{Path(screenshot).stem}", size_of(task))
+    m = await tools.call("metrics", "locate", template=str(patch), image=screenshot)
+    where = {"step": step, "video_xy": [press.x, press.y], "time": round(press.time, 2)}
+    if m["score"] < MIN_MATCH:
+        tried.append({"strategy": "recording", "args": where, "ok": False, "error":
+                      f"the page around the recording's press matches nothing above {MIN_MATCH} (best {m['score']:.3f})"})
+        return None
+    return Plan("recording", {"x": m["x"] + dx, "y": m["y"] + dy}, m["score"],
+                f"the recording's press at {press.x},{press.y} ({press.time:.1f} s) matched with score {m['score']:.3f}")
 
 
 def not_found(error: str) -> bool:

@@ -71,7 +71,8 @@ async def ground_offline(ctx, sid: str, action: dict, state: dict, trace: dict,
                          unsure_below: float | None = None) -> tuple[bool, str]:
     before = state["shots"].get(str(state["step"]))
     return await offline_ground_and_do(ctx.tools, sid, action, state["task"], state["task_folder"], before, trace,
-                                       ctx.config.paper_compat, unsure_below, ctx.hidden.get("selector"), ctx.memory)
+                                       ctx.config.paper_compat, unsure_below, ctx.hidden.get("selector"), ctx.memory,
+                                       state["step"])
 
 
 async def ground_llm(ctx, sid: str, action: dict, state: dict, trace: dict) -> tuple[bool, str]:

@@ -21,6 +21,7 @@ from typing import Any, Awaitable, Callable
 import structlog
 
 from iwr.tasks.defaults import PROJECT_ROOT
+from iwr.tasks.loader import video_in
 
 log = structlog.get_logger()
 ROOT = PROJECT_ROOT
@@ -147,7 +148,7 @@ class Cache:
 def judgement_key(task: dict, task_folder: str | Path, entry: str | Path, config: Any,
                   root: str | Path | None = None) -> str | None:
     """The key of a judgement: the artifact's folder (`root` when the page sits below it), the task
-    (actions, checkpoints, target crops, assets), the judge configuration and the versions; None when the
+    (actions, checkpoints, target crops, assets, video), the judge configuration and the versions; None when the
     artifact or the task's evidence cannot be hashed whole (a key that ignored a part would serve a
     judgement of other bytes)."""
     entry = Path(entry)
@@ -157,6 +158,8 @@ def judgement_key(task: dict, task_folder: str | Path, entry: str | Path, config
         return None
     folder = Path(task_folder)
     evidence = [tree_digest(folder / sub) if (folder / sub).is_dir() else "" for sub in ("checkpoints", "iwr", "assets")]
+    video = video_in(folder)  # where the recording shows the pointer pressing grounds actions too
+    evidence.append(file_digest(video) if video is not None else "")
     if None in evidence:
         return None
     config = config.model_dump(mode="json") if hasattr(config, "model_dump") else config
