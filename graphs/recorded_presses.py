@@ -2,8 +2,9 @@
 words find nothing on the page ("the round arrow button", "the red square at its right end").
 
 Recordings made by `iwr record` draw a red ring where the pointer presses (tasks/video.draw_pointer).
-A ring that appears between two frames is a press; the presses, in order, belong to the actions that
-press (Click and Type) when their numbers agree, and to none when they do not. The frame just before
+A ring that appears between two frames is a press, a key badge that appears is a key; the presses and
+keys, in order, are paired with the actions that press (Click, Type) and the keys (Press) as two
+sequences (graphs/press_alignment.py), and an action whose place is uncertain has none. The frame just before
 a press shows the original page under the pointer: a patch of it around the press point, with the
 pointer itself masked out, is looked for on the candidate's screenshot (through the metrics server),
 and where it matches well the action presses at the same spot of the match. A recording without
@@ -20,6 +21,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 from scipy import ndimage
 
+from iwr.graphs.press_alignment import align
 from iwr.tasks.loader import video_in
 from iwr.tasks.video import POINTER
 
@@ -96,22 +98,32 @@ def _patch(before: np.ndarray, ringed: np.ndarray, x: int, y: int) -> tuple[Imag
     return Image.fromarray(rgba, "RGBA"), (x - x0, y - y0)
 
 
+def key_badge(a: np.ndarray) -> bool:
+    """Whether the frame shows the recorder's key badge (tasks/video.draw_key): its dark fill above and
+    left of the key's name, in the bottom-left corner."""
+    h = a.shape[0]
+    top, left = a[h - 54:h - 50, 26:66], a[h - 46:h - 26, 18:24]
+    return bool(top.size and left.size and all(np.abs(p.astype(np.int16) - 30).max() <= 25 for p in (top, left)))
+
+
 @functools.lru_cache(maxsize=8)
-def _presses(video: str, stamp: tuple[int, int]) -> tuple[Press, ...]:
-    out: list[Press] = []
-    prev, prev_red = None, None
+def _events(video: str, stamp: tuple[int, int]) -> tuple[tuple[Press, ...], tuple[float, ...]]:
+    found: list[Press] = []
+    keys: list[float] = []
+    prev, prev_red, prev_key = None, None, False
     with av.open(video) as c:
         for frame in c.decode(video=0):
-            a = np.asarray(frame.to_image().convert("RGB"))
-            red = _red(a)
+            a, t = np.asarray(frame.to_image().convert("RGB")), float(frame.time or 0)
+            red, key = _red(a), key_badge(a)
             if prev is not None:
-                out += [Press(float(frame.time or 0), x, y, *_patch(prev, a, x, y), (a.shape[1], a.shape[0]))
-                        for x, y in ring_centres(red, prev_red)]
-            prev, prev_red = a, red
-    return tuple(out)
+                found += [Press(t, x, y, *_patch(prev, a, x, y), (a.shape[1], a.shape[0]))
+                          for x, y in ring_centres(red, prev_red)]
+                keys += [t] if key and not prev_key else []
+            prev, prev_red, prev_key = a, red, key
+    return tuple(one_per_action(found)), tuple(keys)
 
 
-def one_per_action(found: tuple[Press, ...]) -> list[Press]:
+def one_per_action(found: list[Press]) -> list[Press]:
     """The presses, each with those that follow it within ONE_ACTION_S left out."""
     kept: list[Press] = []
     for p in found:
@@ -120,10 +132,11 @@ def one_per_action(found: tuple[Press, ...]) -> list[Press]:
     return kept
 
 
-def presses(video: Path) -> tuple[Press, ...]:
-    """The presses a recording shows, in order (read once per file and kept while it is unchanged)."""
+def events(video: Path) -> tuple[tuple[Press, ...], tuple[float, ...]]:
+    """The presses and the times of the keys a recording shows, in order (read once per file and kept
+    while it is unchanged)."""
     st = Path(video).stat()
-    return _presses(str(video), (st.st_size, st.st_mtime_ns))
+    return _events(str(video), (st.st_size, st.st_mtime_ns))
 
 
 def press_of(task: dict, folder: str | Path, index: int) -> tuple[Press | None, str]:
@@ -135,17 +148,19 @@ def press_of(task: dict, folder: str | Path, index: int) -> tuple[Press | None, 
     if video is None:
         return None, "the task has no recording"
     try:
-        found = presses(video)
+        found, keys = events(video)
     except (OSError, av.error.FFmpegError, ValueError) as e:
         return None, f"the recording cannot be read: {e}"
-    pressing = [n for n, a in enumerate(actions) if a.get("type") in PRESSING]
     if not found:
         return None, "the recording shows no press (no click ring)"
-    if len(found) > len(pressing):
-        found = one_per_action(found)
-    if len(found) != len(pressing):
-        return None, f"the recording's {len(found)} presses do not pair with the {len(pressing)} pressing actions"
-    return found[pressing.index(index)], ""
+    timeline = sorted([(p.time, "press", p) for p in found] + [(t, "key", None) for t in keys], key=lambda e: e[0])
+    placed = align([a.get("type") for a in actions], [(kind, t) for t, kind, _ in timeline])
+    if index not in placed:
+        return None, (f"the recording's {len(found)} presses and {len(keys)} keys leave this action's place uncertain "
+                      f"among its {len(actions)} actions")
+    if placed[index] is None:
+        return None, "the recording shows no press where this action happened (a ring not seen)"
+    return timeline[placed[index]][2], ""
 
 
 def patch_file(press: Press, folder: Path, name: str, page: tuple[int, int]) -> tuple[Path, tuple[float, float]]:

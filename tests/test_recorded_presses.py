@@ -5,9 +5,10 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from iwr.graphs.recorded_presses import patch_file, press_of, presses
+from iwr.graphs.press_alignment import align
+from iwr.graphs.recorded_presses import events, patch_file, press_of
 from iwr.mcp_servers.metrics.locate import locate
-from iwr.tasks.video import FrameTrack, draw_pointer
+from iwr.tasks.video import FrameTrack, draw_key, draw_pointer
 
 SIZE = (640, 400)
 
@@ -26,13 +27,19 @@ def _page(button_at: tuple[int, int], red_banner: bool = False) -> Image.Image:
     return img
 
 
-def _film(path: Path, clicks: list[tuple[int, int]], red_after: bool = False) -> None:
+def _film(path: Path, clicks: list, red_after: bool = False) -> None:
     """A recording as the recorder films it: the pointer glides to each target, a ring shows, the page
-    changes (a red banner after the first click, when asked)."""
+    changes (a red banner after the first click, when asked); a key name instead of a target is a key
+    pressed, its badge shown."""
     track, pointer = FrameTrack(), (320.0, 200.0)
     page = _page((500, 150))
     track.hold(page, 1.0)
-    for n, (x, y) in enumerate(clicks):
+    for n, target in enumerate(clicks):
+        if isinstance(target, str):
+            track.hold(draw_key(draw_pointer(page, *pointer), target), 0.5)
+            track.hold(draw_pointer(page, *pointer), 0.8)
+            continue
+        x, y = target
         for k in range(1, 6):
             track.hold(draw_pointer(page, pointer[0] + (x - pointer[0]) * k / 5, pointer[1] + (y - pointer[1]) * k / 5), 0.08)
         pointer = (x, y)
@@ -49,21 +56,36 @@ def _task(types: list[str]) -> dict:
 
 def test_each_ring_is_a_press_where_it_was_drawn_and_red_content_is_none(tmp_path):
     _film(tmp_path / "video.mp4", [(500, 150), (100, 60), (500, 150)], red_after=True)
-    found = presses(tmp_path / "video.mp4")
+    found, keys = events(tmp_path / "video.mp4")
     assert len(found) == 3 and all(abs(p.x - x) <= 2 and abs(p.y - y) <= 2 for p, (x, y) in zip(found, [(500, 150), (100, 60), (500, 150)]))
-    assert found[0].time < found[1].time < found[2].time and found[0].frame == SIZE
+    assert found[0].time < found[1].time < found[2].time and found[0].frame == SIZE and keys == ()
 
 
-def test_presses_pair_with_the_pressing_actions_only_when_their_numbers_agree(tmp_path):
-    _film(tmp_path / "video.mp4", [(500, 150), (100, 60)])
+def test_presses_and_keys_pair_with_the_actions_that_show_them(tmp_path):
+    _film(tmp_path / "video.mp4", [(500, 150), "Enter", (100, 60)])
+    found, keys = events(tmp_path / "video.mp4")
+    assert len(found) == 2 and len(keys) == 1 and found[0].time < keys[0] < found[1].time
     task = _task(["Click", "Press", "Scroll", "Type"])
     first, why = press_of(task, tmp_path, 0)
     second, _ = press_of(task, tmp_path, 3)
     assert why == "" and (abs(first.x - 500), abs(second.x - 100)) <= (2, 2)
     assert press_of(task, tmp_path, 1) == (None, "the action does not press")
-    missing, why = press_of(_task(["Click", "Click", "Click"]), tmp_path, 2)
-    assert missing is None and "2 presses do not pair with the 3 pressing actions" in why
+    # one press too few, and nothing to say which: no action of the three has one
+    missing, why = press_of(_task(["Click", "Click", "Press", "Click", "Click"]), tmp_path, 0)
+    assert missing is None and "leave this action's place uncertain" in why
     assert press_of(task, tmp_path / "nowhere", 0) == (None, "the task has no recording")
+
+
+def test_an_action_not_seen_is_placed_by_the_key_after_it_or_by_a_quiet_gap():
+    P, K = "press", "key"
+    # five clicks, the third's ring drawn on red and not seen: the long gap where it happened places it
+    clicks = [(P, 1.4), (P, 2.7), (P, 5.3), (P, 6.6), (K, 7.9), (K, 9.2), (P, 10.3)]
+    placed = align(["Click"] * 5 + ["Press", "Press", "Click"], clicks)
+    assert placed == {0: 0, 1: 1, 2: None, 3: 2, 4: 3, 5: 4, 6: 5, 7: 6}
+    even = [(P, 1.4), (P, 2.7), (P, 4.0), (P, 5.3), (K, 6.6), (K, 7.9), (P, 9.2)]  # no gap: the unseen one could be any
+    assert align(["Click"] * 5 + ["Press", "Press", "Click"], even) == {5: 4, 6: 5, 7: 6}
+    # a ring that is no action's (red content after a click) leaves the clicks around it uncertain, not the rest
+    assert align(["Click", "Press", "Click"], [(P, 1), (P, 1.8), (K, 3), (P, 4)]) == {1: 2, 2: 3}
 
 
 def test_the_page_under_a_press_is_found_on_another_layout_with_the_pointer_left_out(tmp_path):
