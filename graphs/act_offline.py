@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from iwr.agents.toolbox import Toolbox, ToolCallError
@@ -33,7 +34,8 @@ UNSURE = "unsure: "
 async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: dict, task_folder: str,
                                 before: str | None, trace: dict, compat_clicks: bool = False,
                                 unsure_below: float | None = None, shadow: str | None = None,
-                                memory: ReplayMemory | None = None, step: int | None = None) -> tuple[bool, str]:
+                                memory: ReplayMemory | None = None, step: int | None = None,
+                                unpictured: Callable[[str], Awaitable[str]] | None = None) -> tuple[bool, str]:
     """Ground a Click/Type without a model and perform it; (success, reason). Fills trace["grounding"].
 
     With `unsure_below`, a description match whose margin over the runner-up is smaller is not
@@ -42,7 +44,8 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
     the description-only element is the hinted one. `memory` carries what the replay has seen and done
     from one action to the next (graphs/replay_memory.py); it is updated here. `before` is the page's
     screenshot, or None when the replay takes none; `step` the action's place in the task (0-based), for
-    the recording's press of it."""
+    the recording's press of it, which is looked for on the screenshot as `unpictured` gives it (the page
+    without its pictures: a picture of the original is not the original)."""
     kind, params = action["type"], action["parameters"]
     # what the task types or quotes is a name wherever it is written unquoted: "Tap the X next to Water the plants"
     said = ground_names(params.get("description", ""), task_names(task.get("action_sequence") or []))
@@ -62,7 +65,7 @@ async def offline_ground_and_do(tools: Toolbox, sid: str, action: dict, task: di
             if before is None:  # a replay without screenshots (the typed-text probe's): one now, the page as it is
                 before = (await tools.call("browser", "screenshot", session=sid))["path"]
             plan = await (_template_plan(tools, plan, before, tried) if plan.strategy == "template" else
-                          _recorded_plan(tools, task, task_folder, plan.args["step"], before, tried))
+                          _recorded_plan(tools, task, task_folder, plan.args["step"], before, tried, unpictured))
             if plan is None:
                 continue
         # The browser acts only on an element that carries a quoted name (and fails, doing nothing, otherwise).
@@ -220,7 +223,7 @@ async def _template_plan(tools: Toolbox, plan: Plan, screenshot: str, tried: lis
 
 
 async def _recorded_plan(tools: Toolbox, task: dict, task_folder: str, step: int, screenshot: str,
-                         tried: list) -> Plan | None:
+                         tried: list, unpictured: Callable[[str], Awaitable[str]] | None = None) -> Plan | None:
     """Where the recording shows the pointer pressing for this action, found on the page's screenshot by
     the original's patch around the press point; None (noted in `tried`) when there is no such press or no
     good match."""
@@ -229,7 +232,8 @@ async def _recorded_plan(tools: Toolbox, task: dict, task_folder: str, step: int
         tried.append({"strategy": "recording", "args": {"step": step}, "ok": False, "error": f"no press in the recording: {why}"})
         return None
     patch, (dx, dy) = patch_file(press, Path(screenshot).parent, f"press_{step + 1}_{Path(screenshot).stem}", size_of(task))
-    m = await tools.call("metrics", "locate", template=str(patch), image=screenshot)
+    image = await unpictured(screenshot) if unpictured is not None else screenshot
+    m = await tools.call("metrics", "locate", template=str(patch), image=image)
     where = {"step": step, "video_xy": [press.x, press.y], "time": round(press.time, 2)}
     if m["score"] < MIN_MATCH:
         tried.append({"strategy": "recording", "args": where, "ok": False, "error":

@@ -70,9 +70,13 @@ UNSURE_MARGIN = 0.15  # hybrid: a description match this close to the runner-up 
 async def ground_offline(ctx, sid: str, action: dict, state: dict, trace: dict,
                          unsure_below: float | None = None) -> tuple[bool, str]:
     before = state["shots"].get(str(state["step"]))
+
+    async def unpictured(shot: str) -> str:
+        return (await ctx.without_pictures(sid, shot, f"step_{state['step'] + 1}_press"))[0]
+
     return await offline_ground_and_do(ctx.tools, sid, action, state["task"], state["task_folder"], before, trace,
                                        ctx.config.paper_compat, unsure_below, ctx.hidden.get("selector"), ctx.memory,
-                                       state["step"])
+                                       state["step"], unpictured)
 
 
 async def ground_llm(ctx, sid: str, action: dict, state: dict, trace: dict) -> tuple[bool, str]:

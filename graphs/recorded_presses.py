@@ -4,10 +4,10 @@ words find nothing on the page ("the round arrow button", "the red square at its
 Recordings made by `iwr record` draw a red ring where the pointer presses (tasks/video.draw_pointer).
 A ring that appears between two frames is a press, a key badge that appears is a key; the presses and
 keys, in order, are paired with the actions that press (Click, Type) and the keys (Press) as two
-sequences (graphs/press_alignment.py), and an action whose place is uncertain has none. The frame just before
-a press shows the original page under the pointer: a patch of it around the press point, with the
-pointer itself masked out, is looked for on the candidate's screenshot (through the metrics server),
-and where it matches well the action presses at the same spot of the match. A recording without
+sequences (graphs/press_alignment.py), and an action whose place is uncertain has none. The frame
+just before a press shows the original page under the pointer: a patch of it around the press point,
+with the pointer itself masked out, is looked for on the candidate's screenshot (through the metrics
+server), and where it matches well the action presses at the same spot of the match. A recording without
 rings (a real cursor, as in the official videos) gives no presses, and the words alone decide.
 """
 from __future__ import annotations
