@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import av
+import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 from scipy import ndimage
@@ -64,16 +65,26 @@ def _kernel(inner: float, outer: float) -> np.ndarray:
 ANNULUS, DISC, BAND = _kernel(*RING), _kernel(0, RING[0] - 3), _kernel(RING[1] + 3, RING[1] + 7)
 
 
+def _spread(r: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """The share of `kernel`'s pixels set around each pixel (zero beyond the edges)."""
+    return cv2.filter2D(r, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+
+
 def ring_centres(red: np.ndarray, before: np.ndarray) -> list[tuple[int, int]]:
     """Centres of hollow red rings that are new in a frame (red pixels it has and `before` had not)."""
-    new = red & ~ndimage.binary_dilation(before, iterations=2)
+    turned = red & ~before
+    if turned.sum() < NEW_RED_MIN:  # most frames: nothing new, and nothing more to compute
+        return []
+    ys, xs = np.nonzero(turned)  # only around what turned red: the rest of the frame cannot hold a new ring
+    y0, x0 = max(0, ys.min() - 26), max(0, xs.min() - 26)
+    y1, x1 = ys.max() + 27, xs.max() + 27
+    # red that only moved a pixel or two (the encoding's blur) is not new
+    new = red[y0:y1, x0:x1] & ~ndimage.binary_dilation(before[y0:y1, x0:x1], iterations=2)
     if new.sum() < NEW_RED_MIN:
         return []
-    ys, xs = np.nonzero(new)  # only around what turned red: the rest of the frame cannot hold a new ring
-    y0, x0 = max(0, ys.min() - 24), max(0, xs.min() - 24)
-    r = new[y0:ys.max() + 25, x0:xs.max() + 25].astype(float)
-    ring = ndimage.convolve(r, ANNULUS, mode="constant")
-    around = np.maximum(ndimage.convolve(r, DISC, mode="constant"), ndimage.convolve(r, BAND, mode="constant"))
+    r = new.astype(float)
+    ring = _spread(r, ANNULUS)
+    around = np.maximum(_spread(r, DISC), _spread(r, BAND))
     score = np.where((ring >= RING_MIN) & (around <= AROUND_MAX), ring - around, 0)
     peaks = (score > 0) & (score == ndimage.maximum_filter(score, size=15))
     found: list[tuple[int, int]] = []
@@ -89,12 +100,13 @@ def _patch(before: np.ndarray, ringed: np.ndarray, x: int, y: int) -> tuple[Imag
     h, w = before.shape[:2]
     x0, y0 = max(0, x - PATCH[0] // 2), max(0, y - PATCH[1] // 2)
     x1, y1 = min(w, x0 + PATCH[0]), min(h, y0 + PATCH[1])
-    moved = np.abs(before.astype(np.int16) - ringed.astype(np.int16)).max(axis=2) > 40
-    arrow = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(arrow).polygon([(x + px * 1.2, y + py * 1.2) for px, py in POINTER], fill=255)
+    a, b = before[y0:y1, x0:x1], ringed[y0:y1, x0:x1]
+    moved = np.abs(a.astype(np.int16) - b.astype(np.int16)).max(axis=2) > 40
+    arrow = Image.new("L", (x1 - x0, y1 - y0), 0)
+    ImageDraw.Draw(arrow).polygon([(x - x0 + px * 1.2, y - y0 + py * 1.2) for px, py in POINTER], fill=255)
     hidden = ndimage.binary_dilation(moved | (np.asarray(arrow) > 0), iterations=3)
-    alpha = np.where(hidden, 0, 255).astype(np.uint8)[y0:y1, x0:x1]
-    rgba = np.dstack([before[y0:y1, x0:x1], alpha])
+    alpha = np.where(hidden, 0, 255).astype(np.uint8)
+    rgba = np.dstack([a, alpha])
     return Image.fromarray(rgba, "RGBA"), (x - x0, y - y0)
 
 
@@ -113,7 +125,7 @@ def _events(video: str, stamp: tuple[int, int]) -> tuple[tuple[Press, ...], tupl
     prev, prev_red, prev_key = None, None, False
     with av.open(video) as c:
         for frame in c.decode(video=0):
-            a, t = np.asarray(frame.to_image().convert("RGB")), float(frame.time or 0)
+            a, t = frame.to_ndarray(format="rgb24"), float(frame.time or 0)
             red, key = _red(a), key_badge(a)
             if prev is not None:
                 found += [Press(t, x, y, *_patch(prev, a, x, y), (a.shape[1], a.shape[0]))
