@@ -190,12 +190,13 @@ async def _plans(tools: Toolbox, sid: str, action: dict, task: dict, task_folder
             # 'Amount'), before a field an earlier action used that they do not name
             at = 0 if pointed is not None and recalled is not None and not points_back(description) else _after_words(plans)
             plans.insert(at, fallback)
-    if hint.get("crop"):  # before the recorded position, which is the weakest evidence
-        at = next((n for n, p in enumerate(plans) if p.strategy == "hint.position"), len(plans))
-        plans.insert(at, Plan("template", {"crop": str(Path(task_folder) / hint["crop"])}, 0.5, "recorded target's crop"))
-    if step is not None:  # what a person watching the video sees pressed, when the words found nothing that worked
-        at = next((n for n, p in enumerate(plans) if p.strategy == "hint.position"), len(plans))
+    # before the recorded position, which is the weakest evidence: the recorded target's crop, then what a
+    # person watching the video sees pressed (both reached only when the words found nothing that worked)
+    at = next((n for n, p in enumerate(plans) if p.strategy == "hint.position"), len(plans))
+    if step is not None:
         plans.insert(at, Plan("recording", {"step": step}, 0.5, "where the recording shows the press"))
+    if hint.get("crop"):
+        plans.insert(at, Plan("template", {"crop": str(Path(task_folder) / hint["crop"])}, 0.5, "recorded target's crop"))
     for plan in plans:
         yield plan
 

@@ -22,11 +22,11 @@ import numpy as np
 from PIL import Image, ImageDraw
 from scipy import ndimage
 
-from iwr.graphs.press_alignment import align
+from iwr.graphs.press_alignment import SHOWS, align
 from iwr.tasks.loader import video_in
 from iwr.tasks.video import POINTER
 
-PRESSING = ("Click", "Type")
+PRESSING = tuple(kind for kind, shown in SHOWS.items() if shown == "press")
 RING = (11.5, 16.5)  # the drawn ring (radius 16, 4 wide, drawn inwards), a little blurred by the encoding
 RING_MIN = 0.4  # share of the ring that turned red (the pointer, drawn over it, hides a quarter)
 AROUND_MAX = 0.15  # share of the disc inside it, or of the band around it, that turned red (a ring, not a red area)

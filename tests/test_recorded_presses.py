@@ -101,3 +101,7 @@ def test_the_page_under_a_press_is_found_on_another_layout_with_the_pointer_left
     assert abs(m["x"] + dx - 520) <= 6 and abs(m["y"] + dy - 640) <= 6  # the button's centre, doubled
     Image.new("RGB", big.size, (250, 250, 245)).save(tmp_path / "blank.png")
     assert locate(patch, tmp_path / "blank.png")["score"] < 0.5  # a page without it: no match
+    faint = Image.new("RGB", big.size, (250, 250, 245))  # nearly flat: a ratio of tiny numbers is no match
+    ImageDraw.Draw(faint).rectangle([0, 0, big.size[0], big.size[1] // 2], fill=(251, 250, 245))
+    faint.save(tmp_path / "faint.png")
+    assert locate(patch, tmp_path / "faint.png")["score"] < 0.5

@@ -23,9 +23,9 @@ def locate(template: Path, image: Path) -> dict:
         return {"x": 0.0, "y": 0.0, "width": float(tw), "height": float(th), "score": 0.0}
     if seen is None or seen.all():
         scores = cv2.matchTemplate(img, tpl, cv2.TM_CCOEFF_NORMED)
-    else:  # a flat stretch of the page under a masked template divides by zero: no match there
-        scores = np.nan_to_num(cv2.matchTemplate(img, tpl, cv2.TM_CCOEFF_NORMED, mask=seen.astype(np.float32)),
-                               nan=0.0, posinf=0.0, neginf=0.0)
+    else:  # a (nearly) flat stretch of the page under a masked template divides by (nearly) zero: no match there
+        scores = cv2.matchTemplate(img, tpl, cv2.TM_CCOEFF_NORMED, mask=seen.astype(np.float32))
+        scores[~np.isfinite(scores) | (np.abs(scores) > 1 + 1e-4)] = 0.0
     _, best, _, (x, y) = cv2.minMaxLoc(scores)
     return {"x": float(x), "y": float(y), "width": float(tw), "height": float(th),
             "score": round(min(1.0, float(best)), 6)}
