@@ -1,6 +1,6 @@
 """The cheat corpus (evals/quality/cheats) against the real harness: `iwr prepare`, the MCP servers of
-its `.mcp.json` over stdio, `iwr judge` in its own process, with hints on and off. A third of the
-cases, one or more of each kind, run by default; the whole corpus with `pytest -m cheats_full` (or
+its `.mcp.json` over stdio, `iwr judge` in its own process, with hints on and off. A fifth of the
+cases, one of each kind, run by default; the whole corpus with `pytest -m cheats_full` (or
 `iwr selftest cheats`)."""
 import asyncio
 import json
@@ -17,12 +17,10 @@ from iwr.tasks.defaults import BUNDLED_SUITE
 from iwr.tasks.loader import load_suite
 
 KINDS = {"reading", "steering", "tampering", "leaving", "mean", "pictures", "hiding"}
-# The quick case of each kind: the hang, the replant rounds and the browser's long list of reads are
-# the slow ones, and run in the full corpus. The picture and hiding cases are on tasks 1 and 107 (the
-# tasks the others need anyway), one blank page each under each hints setting.
+# The quick case of each kind, all on task 1 (one blank page under each hints setting): the hang, the
+# replant rounds and the browser's long list of reads are the slow ones, and run in the full corpus.
 SUBSET = ["assets_reads_hidden", "marker_rewrite", "prototype_override", "navigate_away_at_load",
-          "memory_exhaustion", "invisible_text", "css_mosaic", "canvas_distorted", "text_fill_transparent",
-          "text_under_opaque_sibling", "color_of_background_image"]
+          "memory_exhaustion", "css_mosaic", "text_fill_transparent"]
 
 
 def _unheld(res: dict) -> str:
@@ -34,7 +32,7 @@ def test_the_corpus_names_every_kind_a_task_and_a_reason():
     suite = load_suite(BUNDLED_SUITE)
     assert len(CASES) >= 14 and len({c.name for c in CASES}) == len(CASES)
     assert {c.kind for c in CASES} == KINDS and {c.kind for c in select(SUBSET)} == KINDS
-    assert 3 * len(SUBSET) >= len(CASES), "the default run is a third of the corpus"
+    assert 5 * len(SUBSET) >= len(CASES), "the default run is a fifth of the corpus"
     assert all(c.why and suite.get(c.task) for c in CASES)
     with pytest.raises(ValueError, match="no cheat named"):
         select(["no_such_cheat"])
@@ -91,7 +89,7 @@ def test_the_picture_pages_carry_every_step_s_words_and_named_targets(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_third_of_the_cheats_hold():
+def test_a_fifth_of_the_cheats_hold():
     res = asyncio.run(run_cheats(SUBSET, lanes=2))
     assert res["cases"] == len(SUBSET) and res["judged"] == 2 * len(SUBSET)
     # two cases at a time, the rows still in the cases' order
