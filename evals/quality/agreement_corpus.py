@@ -2,7 +2,7 @@
 
 Pages were written by coders who saw only an `iwr prepare` workspace (single-shot, iterative, and
 realistically imperfect), or are the unchanged originals and broken variants of tasks recorded
-blind from public apps (tasks/blind, and later batches, tasks/blind2 to tasks/blind5). A grader who never
+blind from public apps (tasks/blind, and later batches, tasks/blind2 to tasks/blind6). A grader who never
 saw the judge's code or output replayed each page in Chromium and labelled every action pass, fail or
 unsure, with the reason. None of the pages, sentences or labels is changed after the judge has seen them
 (README.md there).
@@ -25,7 +25,8 @@ from iwr.tasks.defaults import AGREEMENT_CORPUS as AGREEMENT, BUNDLED_SUITE
 __all__ = ["AGREEMENT", "CorpusError", "CorpusPage", "PageLabels", "lay_out", "load_labels", "load_pages"]
 CORPORA = {"suite": BUNDLED_SUITE, "real": BUNDLED_SUITE.parent / "real", "blind": BUNDLED_SUITE.parent / "blind",
            "blind2": BUNDLED_SUITE.parent / "blind2", "blind3": BUNDLED_SUITE.parent / "blind3",
-           "blind4": BUNDLED_SUITE.parent / "blind4", "blind5": BUNDLED_SUITE.parent / "blind5"}
+           "blind4": BUNDLED_SUITE.parent / "blind4", "blind5": BUNDLED_SUITE.parent / "blind5",
+           "blind6": BUNDLED_SUITE.parent / "blind6"}
 
 
 class Flaw(BaseModel):
@@ -43,8 +44,8 @@ class CorpusPage(BaseModel):
     model_config = ConfigDict(extra="forbid")
     id: str = Field(description="the page's id (folder name under pages/ and labels/)")
     task: str = Field(description="the task's id in its corpus")
-    corpus: Literal["suite", "real", "blind", "blind2", "blind3", "blind4", "blind5"] = Field(
-        description="tasks/suite, tasks/real or tasks/blind, blind2, blind3, blind4, blind5")
+    corpus: Literal["suite", "real", "blind", "blind2", "blind3", "blind4", "blind5", "blind6"] = Field(
+        description="tasks/suite, tasks/real or tasks/blind, blind2, blind3, blind4, blind5, blind6")
     mode: Literal["single", "iter", "flawed", "original", "variant"] = Field(
         description="single-shot, iterative, realistically imperfect, or a recorded app's original / broken variant")
     maker: str = Field(description="who made it (a helper's name, or the app's repository for originals)")
