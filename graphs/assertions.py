@@ -258,6 +258,8 @@ def decide(claim: Claim, before: dict, after: dict) -> tuple[bool, str]:
         return ok, f"{off(after)} control(s) disabled (before {off(before)})"
     if k == "enabled":
         hits = [t for q in qs for t in after.get("texts", []) if t.get("ctl") and pattern(q).search(flat(t["t"]))]
+        if not hits and claim.negated:  # "Renew passport is greyed out": words no control carries, repainted
+            return _styled(qs, before, after)
         ok = bool(hits) and all(t.get("off") == claim.negated for t in hits)
         return ok, f"{len(hits)} control(s) so named, disabled: {[t.get('off') for t in hits][:4]}"
     if k == "styled":

@@ -199,6 +199,9 @@ def parse(description: str, action_type: str, text: str | None = None, element_i
     """Read a description into a Query (with `bare_names`, its unquoted names read as quoted)."""
     description = quote_bare_names(description) if bare_names else description
     description = clicked_after_hover(description)
+    # "Click 28, the last day of the month": the number a person clicks is its name; what follows says where
+    description = re.sub(r"^(\s*(?:click|tap|pick|choose|select|press|hit)\s+(?:on\s+)?)(-?\d+(?:[.,]\d+)?)(?=\s*(?:,|$))",
+                         r"\1'\2'", description, flags=re.I)
     q = Query(typing=action_type == "Type", index=element_index)
     quotes = quoted(description)
     typed = type_text_of(description, text) if q.typing else None

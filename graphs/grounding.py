@@ -372,9 +372,14 @@ def key_for(params: dict) -> str | None:
 
 
 def target_quotes(description: str, action_type: str) -> list[str]:
-    """Quoted strings that name the target (a Type description's first quote is the text)."""
+    """Quoted strings that name the target (a Type description's first quote is the text); a name the
+    target is placed by ("the circle to the left of 'Renew passport'") is not the target's."""
     q = quoted(description)
-    return q[1:] if action_type == "Type" else q
+    q = q[1:] if action_type == "Type" else q
+    rel = parse(description, action_type).relation
+    if rel is not None and rel.quoted and rel.how != "inside":
+        q = [x for x in q if norm(x) != norm(rel.anchor)]
+    return q
 
 
 def label_probe(args: dict) -> str:

@@ -73,22 +73,59 @@ READS_TEXT = re.compile(r"\b((?:reads|says)\s+)([A-Z](?:[^;,'\"](?!\band\b))*?)(
 
 
 READS_LIST = re.compile(r"\b((?:reads|says|shows)\s+)([A-Z][^;'\"]*?(?:,|\band\b)[^;'\"]*?)(?=[.!?]?\s*(?:[;.]\s|[;.]?$))")
+# "a red message under each: Username must be at least 3 characters, Email is not valid and Password2 is
+# required": after a colon that follows messages, each entry is a message, shown whole
+MESSAGES_LIST = re.compile(r"(\b(?:messages?|errors?|warnings?|texts?|notes?|hints?)\b[^:;'\"]{0,40}:\s+)"
+                           r"([A-Z][^;'\"]*?(?:,|\band\b)[^;'\"]*?)(?=[.!?]?\s*(?:[;.]\s|[;.]?$))")
 
 
 def _quote_read_text(m: re.Match) -> str:
     return f"{m.group(1)}'{m.group(2)}'" if len(m.group(2).split()) >= 3 else m.group(0)
 
 
-def _quote_read_list(m: re.Match) -> str:
-    """"it says Your Score -1, Rock VS Paper and You Lose": three texts it shows, each quoted."""
+def _quote_read_list(m: re.Match, clauses: bool = True) -> str:
+    """"it says Your Score -1, Rock VS Paper and You Lose": three texts it shows, each quoted. With
+    `clauses`, an item that goes on with a verb of its own ("... and Mark all as complete is unchecked
+    again") ends the list: it says something of a text, it is not one."""
     items = [i.strip() for i in re.split(r",\s*(?:and\s+)?|\s+and\s+", m.group(2)) if i.strip()]
-    if len(items) < 2 or not all(re.match(r"[A-Z0-9$-]", i) for i in items):
+    said = next((k for k, i in enumerate(items) if k and clauses and CLAUSE.search(i)), len(items))
+    if said == 1 and len(items) > 1:
+        return f"{m.group(1)}'{items[0]}' and {', '.join(items[1:])}"
+    texts = items[:said]
+    if len(texts) < 2 or not all(re.match(r"[A-Z0-9$-]", i) for i in texts):
         return m.group(0)
-    return m.group(1) + ", ".join(f"'{i}'" for i in items[:-1]) + f" and '{items[-1]}'"
+    rest = f" and {', '.join(items[said:])}" if items[said:] else ""
+    return m.group(1) + ", ".join(f"'{i}'" for i in texts[:-1]) + f" and '{texts[-1]}'" + rest
+
+
+# a verb of its own after a name: "Mark all as complete is unchecked again"
+CLAUSE = re.compile(r"\s(?:is|are|gets?|turns?|becomes?|goes|stays?|remains?|was|were|has|have)\s+"
+                    r"(?:now\s+|still\s+|not\s+|no longer\s+)?[a-z]")
 
 
 def quote_read_words(sentence: str) -> str:
     """The sentence with the words a message or a reading shows quoted ("the message No results to
     display! appears", "it says Your Score -1, Rock VS Paper and You Lose")."""
     sentence = READS_TEXT.sub(_quote_read_text, MESSAGE.sub(lambda m: f"{m.group(1)}'{m.group(2)}'", sentence))
+    sentence = MESSAGES_LIST.sub(lambda m: _quote_read_list(m, clauses=False), sentence)
     return READS_LIST.sub(_quote_read_list, sentence)
+
+
+# Contractions a person writes, said out so the rules read one form: "it's back to 25", "doesn't change"
+SPELLED = ((re.compile(r"\b(it|that|there|here|what|who|he|she)['’]s\b", re.I), r"\1 is"),
+           (re.compile(r"\b(can)['’]t\b", re.I), r"\1not"), (re.compile(r"\b(w)on['’]t\b", re.I), r"\1ill not"),
+           (re.compile(r"\b([a-z]+)n['’]t\b", re.I), r"\1 not"), (re.compile(r"\b([a-z]+)['’]re\b", re.I), r"\1 are"),
+           (re.compile(r"\b([a-z]+)['’]ll\b", re.I), r"\1 will"), (re.compile(r"\b([a-z]+)['’]ve\b", re.I), r"\1 have"))
+
+
+def spelled_out(sentence: str) -> str:
+    """The sentence with its contractions written out, outside what it quotes."""
+    parts, at = [], 0
+    for q in QUOTE_RE.finditer(sentence):
+        parts += [sentence[at:q.start()], q.group(0)]
+        at = q.end()
+    parts.append(sentence[at:])
+    for n in range(0, len(parts), 2):
+        for pat, repl in SPELLED:
+            parts[n] = pat.sub(repl, parts[n])
+    return "".join(parts)

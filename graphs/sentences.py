@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from iwr.graphs.description import QUOTE_RE
-from iwr.graphs.sentence_names import ground_names, quote_read_words
+from iwr.graphs.sentence_names import ground_names, quote_read_words, spelled_out
 
 NUMBERS = {"no": 0, "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
@@ -29,7 +29,7 @@ OPENS = r"\b(opens|is opened|appears|pops up|is shown|shows up|is displayed|expa
 GONE = (r"\b(disappears?|vanish(?:es)?|(?:has|have) (?:now )?(?:gone|disappeared|vanished|been removed)|(?:is|are) (?:now )?(?:removed|deleted|gone|hidden|cleared away)|goes away|"
         r"(?:is|are) no longer|no longer (?:appears?|shows?|listed|visible|displayed|present|shown)|"
         r"(?:is|are) not (?:shown|visible|listed|displayed|present)|(?:isn't|aren't) (?:shown|visible|listed))\b")
-STRUCK = (r"\b(struck|strike[ -]?through|crossed[ -](?:out|off)|line[ -]through|marked (?:as )?(?:done|complete|completed))\b")
+STRUCK = (r"\b(struck|strike[ -]?through|crossed[ -](?:out|off|through)|line[ -]through|marked (?:as )?(?:done|complete|completed))\b")
 CHECKED = r"\b(un)?(checked|ticked|toggled (?:on|off)|switched (?:on|off)|turned (?:on|off))\b"
 FOCUS = (r"\b(?:has|gets|receives|takes|with)\s+(?:the\s+)?(?:keyboard\s+)?focus\b|\b(?:is|now)\s+focused\b|\bfocus(?:ed)?(?:\s+(?:ring|outline|highlight|indicator))?\s+(?:now\s+)?(?:moves?|goes|jumps|lands?|shifts?|"
          r"returns?|is|sits|comes?|passes|has\s+(?:now\s+)?(?:moved|gone|jumped|landed|shifted|returned))\b")
@@ -80,6 +80,7 @@ READINGS_LIST = (r"(?:^|,|\band\b)\s*(?:the\s+)?([a-z]+)(?:\s+[a-z]+)?\s+(?:is\s
                  r"(-?\$?\d[\d.,]*%?)(?=\s*(?:,|\band\b|$|[.;]))")
 LOOKS = {"empty", "blank", "same", "new", "small", "big", "little", "large", "first", "last", "top", "bottom", "left",
          "right", "white", "grey", "gray", "black", "red", "green", "blue", "other", "only", "main", "whole"}
+PRONOUNS = {"it", "that", "this", "which"}
 STOP_LABELS = {"it", "there", "that", "this", "which", "what", "box", "row", "column", "step", "tile", "day", "circle"}
 STILL = r"\b(still|remains?|stays?|unchanged|no change|does not change|doesn't change|keeps?)\b"
 # "The display shows '7'" is not made true by the label of the 7 key: text inside controls does not count.
@@ -230,6 +231,8 @@ def _label(low: str, m: re.Match, names: tuple[str, ...] = ()) -> str | None:
             return word  # "the total is 5": the page's Total
         if word in LOOKS or word in KIND_WORDS:  # "the (empty) box shows 1": the box the annotator means, by
             return ""  # how it looked or by its kind, not by what labels it
+    if word in PRONOUNS:  # "it is back to 25": the number, where it shows
+        return ""
     return None if word in STOP_LABELS or word in KIND_WORDS else word
 
 
@@ -371,7 +374,7 @@ def compile_sentence(sentence: str, typed: str | None = None, names=()) -> list[
 def compile_clauses(sentence: str, typed: str | None = None, names=()) -> tuple[list[Claim], list[str]]:
     """The claims of an assertion, and the clauses of three words or more that gave none ("the account is
     not created"): what the words alone leave to the recording."""
-    sentence = ground_names(quote_read_words(sentence or ""), names)
+    sentence = ground_names(quote_read_words(spelled_out(sentence or "")), names)
     # "Milk is removed, leaving Eggs and Apples": what is left is still shown, a claim of its own
     sentence = quote_names(re.sub(r",?\s+(?:leaving|leaves)\s+(?=(?:only\s+)?['\"A-Z])", "; still shown: ", sentence or ""))
     quotes = [next(g for g in m.groups() if g) for m in QUOTE_RE.finditer(sentence)]

@@ -1,7 +1,8 @@
 """'Something changed' is decided by the recording where it shows the change (recorded_change.py), else
 on what a person sees. A sentence with nothing decidable in it and no recording on both sides of its
 action (`undecided`) passes only when the page changed beyond hover and focus in what it shows (texts,
-values, states, dialogs, the task's own images) and its pixels changed where no picture is: both
+values, states, dialogs, the task's own images, or boxes the page itself added, removed or restyled,
+as a drawn mark or a removed widget) and its pixels changed where no picture is: both
 captures are taken with the page's pictures away (pictures.py), so swapping one picture for the
 next changes nothing. The verdict records which evidence decided.
 """
@@ -33,6 +34,9 @@ async def recheck(ctx, sid: str, verdict: dict, before_image: str | None, after_
     if ok is not None:
         return {**verdict, "passed": ok, "method": "recording", "decided_by": "recording", "reason": why}
     seen, grid = page_changed(ctx.before_view, after_view) or ctx.scrolled, None  # a scroll moves all a person sees
+    # boxes added, taken away or restyled by the page (not by a hover): a drawn mark, a removed widget;
+    # the pixels then decide whether a person sees it
+    seen = seen or bool(before_image and after_shot) and ctx.before_view.get("shape") != after_view.get("shape")
     if seen and before_image and after_shot:
         grid = change_between(before_image, (await ctx.without_pictures(sid, after_shot, name))[0])
         seen = grid is None or bool(grid.any())  # one 16-pixel cell will do: a toggled icon is that small

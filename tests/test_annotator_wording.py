@@ -10,6 +10,7 @@ from PIL import Image
 
 from iwr.graphs.description import parse
 from iwr.graphs.element_match import fits_kind
+from iwr.graphs.grounding import target_quotes
 from iwr.graphs.painted import highlighted, painted, rows_of
 from iwr.graphs.sentences import compile_sentence
 from iwr.mcp_servers.browser.actions import named_in
@@ -32,6 +33,12 @@ def test_a_kind_word_is_no_name_the_word_before_it_is():
     assert kinds("The box shows 3") == [("reads", ("", "3"))]  # a kind alone names no label: the number, where it shows
     assert parse("Enter 500 as the amount", "Type", "500").words == {"amount"}  # what is typed is no name
     assert parse("Put -4 in the amount", "Type", "-4").words == {"amount"}
+
+
+def test_a_number_clicked_is_its_name_and_what_follows_says_where():
+    assert parse("Click 28, the last day of the month", "Click").phrases == ["28"]
+    assert parse("Click 7", "Click").phrases == ["7"]
+    assert parse("Click the third 250 ml glass", "Click").phrases == []  # a number inside the words is no name
 
 
 def test_a_thing_placed_by_a_name_is_not_the_name():
@@ -124,3 +131,64 @@ async def test_a_switch_painted_by_a_pseudo_element_a_field_named_by_its_purpose
                      actions)
     assert passed(j["good"]) == 4, j["good"]["actions"]
     assert passed(j["green"]) == 0  # the switch turns green: not what the sentence says
+
+
+def test_contractions_are_read_as_written_out_and_it_reads_a_number_where_it_shows():
+    assert kinds("The trailing 0 is deleted and it's back to 25") == [("reads", ("", "25"))]
+    assert kinds("It reads 12 now") == [("reads", ("", "12"))]
+    assert kinds("The list doesn't change") == kinds("The list does not change")
+    assert kinds("'Nancy's' row isn't struck") == kinds("'Nancy's' row is not struck")  # a quote keeps its apostrophe
+
+
+def test_messages_listed_after_a_colon_are_each_shown_whole():
+    said = ("All four boxes get a red border with a red message under each: Username must be at least 3 "
+            "characters, Email is not valid, Password must be at least 6 characters and Password2 is required")
+    assert kinds(said) == [("shown", (m,)) for m in ("Username must be at least 3 characters", "Email is not valid",
+                                                     "Password must be at least 6 characters", "Password2 is required")]
+    # after 'reads', a name that goes on with a verb of its own ends the list of texts shown
+    said = "The button reads Clear 2 completed items and Mark all as complete is unchecked again"
+    assert ("shown", ("Clear 2 completed items",)) in kinds(said)
+    assert not any("unchecked" in " ".join(t) for _, t in kinds(said))
+    # a list of names (no message before the colon) is still cut to the names
+    assert ("shown", ("Pea soup",)) in kinds("Three cans are left: Tomato soup, Pea soup and Chicken noodle")
+
+
+DIGITS = """<!doctype html><meta charset="utf-8"><body style="font:20px sans-serif">
+<div id="d" style="font-size:40px;margin:20px">250</div>
+<div><button onclick="d.textContent='2'">2</button><button onclick="d.textContent='5'">5</button>
+<button onclick="d.textContent={del}">DEL</button></div>"""
+
+
+@pytest.mark.slow
+async def test_it_is_back_to_a_number_the_display_must_show(tmp_path):
+    actions = [act("Click", "Click DEL to undo the last digit", "The trailing 0 is deleted and it's back to 25")]
+    j = await replay(tmp_path, {"good": DIGITS.replace("{del}", "d.textContent.slice(0, -1)"),
+                                "wrong": DIGITS.replace("{del}", "d.textContent.slice(1)")}, actions)
+    assert passed(j["good"]) == 1, j["good"]["actions"]
+    assert passed(j["wrong"]) == 0, j["wrong"]["actions"]  # 50 shows; the keys 2 and 5 are no reading of 25
+
+
+
+def test_a_name_the_target_is_placed_by_is_not_its_name():
+    """The browser acts at a point (the recording's press) only on an element carrying the names the
+    words give the target: the name it is placed by is not one of them."""
+    assert target_quotes("Click the circle to the left of 'Renew passport'", "Click") == []
+    assert target_quotes("Hover over the 'Salary' entry and click the red square that shows up at its right end", "Click") == []
+    assert target_quotes("Click 'Delete' for 'Milk'", "Click") == ["Delete"]
+    assert target_quotes("Click the checkbox on the 'Check one item' row", "Click") == ["Check one item"]  # its row names it
+
+
+DONE = """<!doctype html><meta charset="utf-8"><style>li{font:18px sans-serif;margin:8px} .done label{color:#aaa;{strike}}</style>
+<ul><li><input type="checkbox" id="a" onchange="this.parentElement.classList.toggle('done')"><label for="a">Renew passport</label></li>
+<li><input type="checkbox" id="b"><label for="b">Buy milk</label></li></ul>"""
+
+
+@pytest.mark.slow
+async def test_words_no_control_carries_are_greyed_out_when_repainted_and_crossed_through_is_struck(tmp_path):
+    said = "'Renew passport' is greyed out and crossed through"
+    assert ("struck", ("Renew passport",)) in kinds(said)
+    actions = [act("Click", "Tick the 'Renew passport' checkbox", said)]
+    j = await replay(tmp_path, {"good": DONE.replace("{strike}", "text-decoration:line-through"),
+                                "grey": DONE.replace("{strike}", "")}, actions)
+    assert passed(j["good"]) == 1, j["good"]["actions"]
+    assert passed(j["grey"]) == 0, j["grey"]["actions"]  # greyed, not crossed through

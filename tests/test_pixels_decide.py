@@ -356,3 +356,31 @@ async def test_words_over_a_picture_that_arrives_late_stay_unseen(tmp_path):
                                                                                "text": "Please add a title"}])
             seen.append(result["ok"])
         assert not any(seen), f"transparent words counted as shown in {sum(seen)} of 40 rounds"
+
+
+MARK = """<!doctype html><style>button:hover{background:#222;color:#fff} #c{width:90px;height:90px;border:2px solid #999;position:relative}
+#c.x::before,#c.x::after{content:'';position:absolute;left:40px;top:5px;width:10px;height:80px;background:#000;transform:rotate(45deg)}
+#c.x::after{transform:rotate(-45deg)}</style><body><button onclick="{js}">Mark</button><div id="c"></div></body>"""
+
+
+async def test_a_mark_drawn_without_words_is_a_change_and_a_hover_is_not(tmp_path):
+    """The cell gets a class that draws an X (no text, no picture): the page's own change, which its
+    pixels show. The button darkening under the mouse is a hover, not a change."""
+    mark = {"type": "Click", "parameters": {"description": "Click the 'Mark' button"}, "visual_evaluation_flag": False,
+            "logical_assertion": "A black X is drawn in the box."}
+    task = {"id": 902, "classification": {"interaction_complexity": "L1", "visual_complexity": "V1", "domain": "test",
+                                          "sub_domain": "test"},
+            "recording_details": {"resolution": "800x600", "environment": "desktop"}, "source_website": "http://x.test",
+            "action_sequence": [mark]}
+    out = {}
+    async with Toolbox(judge_servers(tmp_path / "run", tmp_path)) as tools:
+        for name, js in {"drawn": "document.getElementById('c').className = 'x'", "hover": ""}.items():
+            folder = tmp_path / name
+            folder.mkdir()
+            (folder / "index.html").write_text(MARK.replace("{js}", js))
+            out[name] = await judge(tools, task, str(tmp_path), str(folder / "index.html"),
+                                    JudgeConfig(hints=False, visual=False, probes=False))
+    verdict = {n: j["actions"][0].get("assertion", {}) for n, j in out.items()}
+    assert verdict["drawn"]["decided_by"] == "undecided", verdict["drawn"]
+    assert out["drawn"]["successful_actions"] == 1, verdict["drawn"]
+    assert out["hover"]["successful_actions"] == 0, verdict["hover"]

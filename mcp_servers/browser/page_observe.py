@@ -265,6 +265,13 @@ OBSERVE = """
     try { const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
           for (let i = 0; i < d.length; i += 4 * 97) mix(String(d[i] + d[i + 1] * 3 + d[i + 2] * 7)); } catch (e) {}
   }
+  const canvasHash = hash; hash = 0;
+  // The page's own state, apart from the pointer: which boxes there are and their classes and inline
+  // styles (a hover restyles through CSS alone). Told apart from a hover, pixels that changed are the
+  // page's doing (visible_change.py); it is never evidence by itself.
+  for (const el of document.body ? document.body.querySelectorAll('*') : [])
+    mix(el.tagName + '|' + (el.getAttribute('class') || '') + '|' + (el.getAttribute('style') || '') + '|' + el.childElementCount);
+  const shape = hash;
   const act = document.activeElement && document.activeElement !== document.body ? document.activeElement : null;
   // a box or field named by nothing of its own is known by the row it sits in
   const row = el => { for (let p = el.parentElement, n = 0; p && p !== document.body && n < 3; p = p.parentElement, n++)
@@ -272,7 +279,7 @@ OBSERVE = """
   const focus = act ? flat(act.innerText || act.getAttribute('aria-label') ||
                            (act.labels && act.labels.length ? act.labels[0].innerText : '') ||
                            (act.matches('input[type=checkbox], input[type=radio]') ? row(act) : act.value || row(act))).slice(0, 160) : null;
-  return {url: location.href, focus, texts, fields, states, dialogs, media, style: styleHash, canvas: hash,
+  return {url: location.href, focus, texts, fields, states, dialogs, media, style: styleHash, canvas: canvasHash, shape,
           scroll: [scrollX, scrollY], live: liveBoxes(), activity: activityNow()};
 }
 """
