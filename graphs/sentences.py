@@ -23,12 +23,12 @@ SHOWING = (r"\b(appears?|shows?|reads?|displays?|becomes?|changes?|updates?|says
            r"lands?|enters?|slides? in|fades? in|lights? up|flips?|reveals?|revealed|greets?|welcomes?)\b")
 CONTAINER = r"(dialog|modal|pop-?up|overlay|drawer|lightbox|menu|dropdown|panel|banner|toast|window|sheet|tooltip)"
 CLOSES = r"\b(closes|closed|is dismissed|disappears|goes away|is hidden|collapses|hides|vanishes)\b"
-KEPT_OPEN = (r"\b(?:does not|doesn't|did not|didn't|never|won't|will not)\s+(?:close|shut|collapse)\b|"
+KEPT_OPEN = (r"\b(?:does not|did not|never|will not)\s+(?:close|shut|collapse)\b|"
              r"\b(?:stays?|remains?|is still|are still|keeps?)\s+(?:open|opened|expanded)\b")
 OPENS = r"\b(opens|is opened|appears|pops up|is shown|shows up|is displayed|expands|slides (?:in|out|open)|is visible)\b"
 GONE = (r"\b(disappears?|vanish(?:es)?|(?:has|have) (?:now )?(?:gone|disappeared|vanished|been removed)|(?:is|are) (?:now )?(?:removed|deleted|gone|hidden|cleared away)|goes away|"
         r"(?:is|are) no longer|no longer (?:appears?|shows?|listed|visible|displayed|present|shown)|"
-        r"(?:is|are) not (?:shown|visible|listed|displayed|present)|(?:isn't|aren't) (?:shown|visible|listed))\b")
+        r"(?:is|are) not (?:shown|visible|listed|displayed|present))\b")
 STRUCK = (r"\b(struck|strike[ -]?through|crossed[ -](?:out|off|through)|line[ -]through|marked (?:as )?(?:done|complete|completed))\b")
 CHECKED = r"\b(un)?(checked|ticked|toggled (?:on|off)|switched (?:on|off)|turned (?:on|off))\b"
 FOCUS = (r"\b(?:has|gets|receives|takes|with)\s+(?:the\s+)?(?:keyboard\s+)?focus\b|\b(?:is|now)\s+focused\b|\bfocus(?:ed)?(?:\s+(?:ring|outline|highlight|indicator))?\s+(?:now\s+)?(?:moves?|goes|jumps|lands?|shifts?|"
@@ -64,7 +64,7 @@ NOTHING_ADDED = r"\bnothing (?:new )?(?:is|gets|was) (added|removed)\b"
 NOTHING = r"\bnothing (?:happens|changes|is placed|is added|is removed|moves|else happens)\b|\bno change\b"
 # "the drawing stays the same": a part of the page; beside a change the same sentence states, it says nothing
 # of the whole page (alone, "the page stays the same", it says the page is as it was)
-SAME = r"\b(?:stays|remains|looks) (?:exactly )?the same\b|\b(?:does not|doesn't|did not) change\b|\bremains? unchanged\b"
+SAME = r"\b(?:stays|remains|looks) (?:exactly )?the same\b|\b(?:does not|did not) change\b|\bremains? unchanged\b"
 # "Adults goes from 1 to 2": what it reads now (the value it had is no claim)
 CHANGE = (r"\b([a-z]+)\s+(?:goes|went|changes|changed|jumps|moves|rises|drops|falls|climbs|increases|decreases)\s+"
           r"(?:up\s+|down\s+|back\s+)?from\s+-?\$?\d[\d.,]*%?\s+to\s+(-?\$?\d(?:[\d.,]*\d)?%?)(?![\w.])")
@@ -82,7 +82,7 @@ LOOKS = {"empty", "blank", "same", "new", "small", "big", "little", "large", "fi
          "right", "white", "grey", "gray", "black", "red", "green", "blue", "other", "only", "main", "whole"}
 PRONOUNS = {"it", "that", "this", "which"}
 STOP_LABELS = {"it", "there", "that", "this", "which", "what", "box", "row", "column", "step", "tile", "day", "circle"}
-STILL = r"\b(still|remains?|stays?|unchanged|no change|does not change|doesn't change|keeps?)\b"
+STILL = r"\b(still|remains?|stays?|unchanged|no change|does not change|keeps?)\b"
 # "The display shows '7'" is not made true by the label of the 7 key: text inside controls does not count.
 DISPLAY = (r"\b(display|screen|result|total|score|counter|output|readout|heading|message|panel|field|box|badge|"
            r"status|summary|amount|balance|price|timer|clock)\b.*\b(shows?|reads?|displays?|says|is|becomes?|changes? to)\b")
@@ -305,7 +305,7 @@ def _main_claims(low: str, qs: tuple[str, ...], typed: str | None, placed: set =
     if re.search(r"\b(url|address bar|navigates? to|goes to the page)\b", low) and qs:
         return [Claim("url", qs)]
     if re.search(KEPT_OPEN, low) or re.search(rf"\b{CONTAINER}\b", low) and re.search(
-            r"\b(?:stays?|remains?|is still|are still)\s+(?:visible|shown|up)\b|\b(?:does not|doesn't) (?:go away|disappear)\b", low):
+            r"\b(?:stays?|remains?|is still|are still)\s+(?:visible|shown|up)\b|\bdoes not (?:go away|disappear)\b", low):
         return [Claim("closed", qs, negated=True)]
     if re.search(rf"\b{CONTAINER}\b", low) and re.search(CLOSES, low):
         return [Claim("closed", qs)]
