@@ -6,17 +6,33 @@ import os
 import random
 import signal
 import sqlite3
+import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
 
 import pytest
 
-from tests.test_resume import scores, start
-
 pytestmark = pytest.mark.slow
 TASKS = ["1", "116", "105"]  # the shortest bundled tasks (7 to 11 actions)
 KILLS = 10
+
+
+def start(run_id: str, runs: Path, tasks: list[str], concurrency: int = 1, env: dict | None = None) -> subprocess.Popen:
+    args = [sys.executable, "-m", "iwr.evals.cli", "run", "--agent", "oracle", "--run-id", run_id, "--runs-dir", str(runs),
+            "--concurrency", str(concurrency), "--json", *[x for t in tasks for x in ("--task", t)],
+            "--no-cache"]  # the kills must land in real work, not in answers the first run cached
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", **(env or {})}
+    return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+
+
+def scores(runs: Path, run_id: str) -> dict:
+    out = {}
+    for f in sorted((runs / run_id).glob("*/result.json")):
+        r = json.loads(f.read_text())
+        out[r["task_id"]] = (r["status"], r["ifs"], r["vfs"], r["final"])
+    return out
 
 
 def marked_processes(marker: str) -> list[tuple[int, str]]:
@@ -94,6 +110,7 @@ def test_ten_kills_and_resumes_equal_an_uninterrupted_run(tmp_path):
     assert kills == KILLS, "the run finished before ten kills; use longer tasks or shorter delays"
     assert finished_before_last, "no kill came after a finished task"
     summary = json.loads(out)
+    assert summary["mean"]["counted"] == len(TASKS)
     assert sorted(t["task_id"] for t in summary["tasks"]) == sorted(TASKS)  # one entry per task, none twice
     assert scores(tmp_path, "killed") == scores(tmp_path, "full")
     for t in TASKS:
