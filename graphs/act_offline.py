@@ -301,6 +301,8 @@ async def scroll(tools: Toolbox, sid: str, params: dict, height: int, min_px: fl
     """Scroll as the action says (the reference, and `compat`, always scroll down half a viewport)."""
     direction = "down" if compat else (params.get("direction") or "down").lower()
     amount = height / 2 if compat else scroll_amount(params, height)
+    if not compat and (end := to_the_end(params.get("description") or "")):  # "scroll to the bottom of the page"
+        direction, amount = end, END_PX
     trace["grounding"] = {"strategy": "scroll", "target": {"direction": direction, "amount": amount}}
     try:
         out = await tools.call("browser", "scroll", session=sid, direction=direction, amount=amount)
@@ -310,6 +312,21 @@ async def scroll(tools: Toolbox, sid: str, params: dict, height: int, min_px: fl
     moved = abs(d["scroll_y_after"] - d["scroll_y_before"]) + abs(d["scroll_x_after"] - d["scroll_x_before"])
     trace["did"] = d
     return (moved > min_px, "" if moved > min_px else f"page did not scroll ({moved:.0f} px)")
+
+
+# "Scroll to the bottom of the page", "all the way up": the page's end, whatever the recorded amount (a
+# person scrolls until there is no more); "to the bottom of the list" is not the page's.
+TO_THE_END = re.compile(r"\b(?:to|until|reach(?:es|ing)?)\s+the\s+(?:very\s+)?(bottom|end|top|foot)\b(?!\s+of\s+(?:the|this|its|that)\s+"
+                        r"(?!page|site|screen|window|document)\w)|\ball the way (down|up)\b", re.I)
+END_PX = 100_000  # the wheel stops at the end
+
+
+def to_the_end(description: str) -> str | None:
+    """'down' or 'up' when the words scroll to the page's end or its top, else None."""
+    m = TO_THE_END.search(description)
+    if not m:
+        return None
+    return "up" if (m.group(1) or m.group(2)).lower() in ("top", "up") else "down"
 
 
 def scroll_amount(params: dict, height: int) -> float:

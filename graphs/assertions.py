@@ -50,8 +50,19 @@ def _reads(label: str, number: str, fresh: bool, before: dict, after: dict) -> t
                                and p.search(flat(t["t"])))
                            + sum(1 for f in v.get("fields", []) if p.search(flat(f.get("value", "")))))
     was, now = count(before), count(after)
+    if not now and label:  # "the quantity box now shows 3": the field the action set to the number, whatever labels it
+        now = len(_set_to(num, before, after))
     effect = not fresh or now > was or page_changed(before, after)
     return now > 0 and effect, f"{label} {number}: {now} place(s) (before {was})"
+
+
+def _set_to(num: str, before: dict, after: dict) -> list[dict]:
+    """The fields (matched by their order, label and kind) whose value became the number in this action."""
+    old = before.get("fields", [])
+    same = lambda k, f: k < len(old) and (old[k].get("label"), old[k].get("type")) == (f.get("label"), f.get("type"))  # noqa: E731
+    return [f for k, f in enumerate(after.get("fields", [])) if re.fullmatch(num, flat(f.get("value", "")).lower())
+            and not (same(k, f) and flat(old[k].get("value", "")) == flat(f.get("value", "")))
+            and (same(k, f) or len(old) == len(after.get("fields", [])))]
 
 
 def _range(low: int | None, high: int, view: dict) -> tuple[bool, str]:

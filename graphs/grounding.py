@@ -313,6 +313,13 @@ def _best_for(q: Query, elements: list[dict], hint_name: str | None, hint_text: 
         held = held or own_block_choice(tied, elements, q.words)
         if held is not None:
             scored = [held] + [x for x in scored if x is not held]
+    if not named and q.words and not q.relation and len(scored) > 1:  # "Add the coffee cup to the cart": of the
+        # controls named alike, the one whose own block (its card, its row) shows the words its name does not
+        tied, rest = [x for x in scored if x[0] >= scored[0][0] - 0.05], q.words - words_of(str(scored[0][2].get("name") or ""))
+        alike = len({norm(str(x[2].get("name") or "")) for x in tied}) == 1
+        held = own_block_choice(tied, elements, rest) if len(tied) > 1 and alike and rest else None
+        if held is not None:
+            scored = [held] + [x for x in scored if x is not held]
     if q.size and len(scored) > 1:  # "the big play button": among near-equals, the largest (or smallest)
         area = lambda e: e["bbox"][2] * e["bbox"][3] * (1 if q.size == "big" else -1)  # noqa: E731
         tied = [x for x in scored if x[0] >= scored[0][0] - 0.05]

@@ -16,3 +16,12 @@ WORD_KINDS = ("text_visible", "text_absent")  # what a person reads, wherever th
 def candidate_checks(checks: list[dict] | None) -> list[dict]:
     """The checks that apply to a candidate page, in order: those of words a person reads."""
     return [c for c in checks or [] if c.get("kind") in WORD_KINDS]
+
+
+def judged_form(action: dict, hints: bool) -> tuple[dict, dict]:
+    """The action as the judge may see it, and the hints held back (with hints off: the words alone)."""
+    ext = action.get("iwr") or {}
+    if hints or not ext:
+        return action, {}
+    return ({k: v for k, v in action.items() if k != "iwr"},
+            {"selector": (ext.get("target") or {}).get("selector"), "checks": ext.get("checks") or []})

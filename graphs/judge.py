@@ -23,7 +23,8 @@ from langgraph.runtime import Runtime
 from iwr.agents.toolbox import Toolbox, ToolCallError
 from iwr.graphs.act_offline import attempt, scroll
 from iwr.graphs.judge_config import JudgeConfig
-from iwr.graphs.hinted import candidate_checks
+from iwr.graphs.hinted import candidate_checks, judged_form
+from iwr.graphs.look_again import looked_again
 from iwr.graphs.judge_llm import JudgeModelError, LlmJudge
 from iwr.graphs.pictures import DRAWN_SHARE, PICTURE_SHARE, Likeness, asset_digests, asset_paths, bare_sheet, \
     recorded_boxes, share, sort_rasters
@@ -256,6 +257,8 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
             else:
                 await tools.call("browser", "settle", session=sid, wait_ms=wait_ms)
             verdict = await cfg.judging.assertion(ctx, sid, action, before, after)  # None: no assertion
+            if verdict is not None and not verdict["passed"] and not applied and not cfg.paper_compat:
+                verdict = await looked_again(ctx, sid, action, before, verdict, i + 1, shots, trace)
             if verdict is not None:
                 trace["assertion"], ok = verdict, verdict["passed"]
                 detail = detail if ok else "assertion failed: " + verdict["reason"]
@@ -266,15 +269,6 @@ async def act(state: JudgeState, runtime: Runtime[JudgeContext]) -> dict:
     trace.update(status="passed" if ok else "failed", error=None if ok else detail,
                  seconds=round(time.monotonic() - started, 3))
     return {"step": i + 1, "stopped": not ok, "shots": shots, "actions": [trace]}
-
-
-def judged_form(action: dict, hints: bool) -> tuple[dict, dict]:
-    """The action as the judge may see it, and the hints held back (with hints off: the words alone)."""
-    ext = action.get("iwr") or {}
-    if hints or not ext:
-        return action, {}
-    return ({k: v for k, v in action.items() if k != "iwr"},
-            {"selector": (ext.get("target") or {}).get("selector"), "checks": ext.get("checks") or []})
 
 
 async def do_action(ctx: JudgeContext, sid: str, action: dict, state: JudgeState, trace: dict) -> tuple[bool, str]:

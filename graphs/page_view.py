@@ -7,7 +7,27 @@ from collections import Counter
 
 
 def pattern(text: str) -> re.Pattern:
-    return _bounded(re.escape(" ".join((text or "").lower().split())), (text or "").strip().lower(), "a-z")
+    return _bounded(loose(" ".join((text or "").lower().split())), (text or "").strip().lower(), "a-z")
+
+
+# What a person reads as the same words: a sentence's stops and commas as any other or none ('Congratulations.
+# Play Again.' is 'Congratulations! Play again'), one sign for times, divided, minus, apostrophe or quote as another.
+STOPS = ".!?,;:"
+ALIKE = [("*×✕✖", "[*×✕✖]"), ("/÷", "[/÷]"), ("-−–—", "[-−–—]"), ("'’‘`", "['’‘`]"), ('"“”', '["“”]')]
+
+
+def loose(t: str) -> str:
+    """The regular expression for the text `t` (lower case, spaces single) read as a person reads it."""
+    out = []
+    for k, ch in enumerate(t):
+        between_digits = 0 < k < len(t) - 1 and t[k - 1].isdigit() and t[k + 1].isdigit()
+        if ch in STOPS and not between_digits:  # '1.5' and '1,000' keep theirs
+            out.append(f"[{re.escape(STOPS)}]?")
+        elif ch == " ":
+            out.append(f"[{re.escape(STOPS)}]? ")
+        else:
+            out.append(next((cls for chars, cls in ALIKE if ch in chars), re.escape(ch)))
+    return "".join(out)
 
 
 def _bounded(t: str, text: str, letters: str) -> re.Pattern:

@@ -19,7 +19,7 @@ from iwr.mcp_servers.browser.page_scripts import CLEAR_TARGET, KEEP_REFS, NAMED_
     RUN_CHECKS, SET_OPTION
 from iwr.mcp_servers.browser.targets import LABEL_OF
 from iwr.mcp_servers.browser.capture import PREPARE, RESTORE, settled_shot
-from iwr.mcp_servers.browser.settle import probe, settle_page
+from iwr.mcp_servers.browser.settle import after_timers, probe, settle_page
 from iwr.mcp_servers.imaging import cell_share, changed
 from iwr.tasks.names import names_agree
 
@@ -51,10 +51,12 @@ async def in_world(s: Session, fn: str, arg, seconds: float, what: str):
     return await bounded(world.call(s, fn, arg), seconds, what)
 
 
-async def settle(s: Session, wait_ms: int = 0, timeout_s: float = 2.0) -> dict:
+async def settle(s: Session, wait_ms: int = 0, timeout_s: float = 2.0, timers: bool = False) -> dict:
     """Wait the recorded time, then until the network is idle and the DOM stopped changing (bounded);
-    the screenshot that follows waits for a freshly painted frame itself."""
-    return await settle_page(s, wait_ms, timeout_s)
+    the screenshot that follows waits for a freshly painted frame itself. With `timers`, first until the
+    short timeouts the page set as it answered the last input ran (`waited_for_timers`, seconds)."""
+    waited = await after_timers(s) if timers else 0.0
+    return {**await settle_page(s, wait_ms, timeout_s), **({"waited_for_timers": waited} if timers else {})}
 
 
 async def screenshot(s: Session, name: str | None = None, full_page: bool = False, timeout_s: float = 20,

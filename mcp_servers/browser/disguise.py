@@ -8,6 +8,8 @@ Chromium only where replays need it, and only in values, never in shape:
 - the clock starts where the task says (the time its video was recorded) and runs at real speed; a
   task that records no clock (the official data) runs on the real time;
 - `page_reads.freeze` can stop the clock, the page's timers and animation frames, for still screenshots;
+- the short timeouts a page sets as it answers an input are noted, so that the judge can look again
+  once they ran, as a person does (a card turned back half a second after the second one; settle.py);
 - canvases fed image data are remembered, for the judge's pictures (canvas_feeds.py).
 
 All of it is one init script that keeps its state in a closure: no global, no new property anywhere.
@@ -33,6 +35,7 @@ import json
 import time
 
 from iwr.mcp_servers.browser.canvas_feeds import FEEDS, blob_event, fed_event
+from iwr.mcp_servers.browser.input_timers import INPUT_TIMERS, timers_event
 
 
 def clock_offset_ms(clock: str | None) -> int:
@@ -50,7 +53,8 @@ def disguise_script(seed: int | None, offset_ms: int, token: str) -> str:
     `offset_ms`; `token` (a per-session secret) names its events and marks its stack frames."""
     return (SCRIPT.replace("__SEED__", json.dumps(None if seed is None else int(seed)))
             .replace("__OFFSET__", json.dumps(int(offset_ms))).replace("__KEY__", json.dumps("x" + token))
-            .replace("__FREEZE__", json.dumps(freeze_event(token))).replace("__FEEDS__", FEEDS)
+            .replace("__FREEZE__", json.dumps(freeze_event(token))).replace("__TIMERS__", json.dumps(timers_event(token)))
+            .replace("__FEEDS__", FEEDS).replace("__INPUT_TIMERS__", INPUT_TIMERS)
             .replace("FEED_QUESTION", json.dumps(fed_event(token))).replace("BLOB_QUESTION", json.dumps(blob_event(token))).replace("__MARK__", "iwr" + token))
 
 
@@ -70,7 +74,7 @@ FREEZE = "(name) => { dispatchEvent(new Event(name)); return true; }"
 SCRIPT = r"""
 (() => {
   'use strict';
-  const SEED = __SEED__, OFFSET = __OFFSET__, KEY = __KEY__, FREEZE = __FREEZE__, MARK = '__MARK__';
+  const SEED = __SEED__, OFFSET = __OFFSET__, KEY = __KEY__, FREEZE = __FREEZE__, TIMERS = __TIMERS__, MARK = '__MARK__';
   const G = globalThis, R = Reflect, apply = R.apply, construct = R.construct, ownKeys = R.ownKeys;
   const protoOf = R.getPrototypeOf, setProto = R.setPrototypeOf;
   const gopd = Object.getOwnPropertyDescriptor, defprop = Object.defineProperty, hasOwn = Object.hasOwn;
@@ -343,10 +347,12 @@ SCRIPT = r"""
     const id = call(t, self, frozen === null ? args : [noop]);
     if (typeof id === 'number' && id > lastTimer) lastTimer = id;
     if (frozen !== null) apply(clearTimer, G, [id]);
+    else if (key === 'setTimeout') noteTimeout(id, args[1]);
     return id;
   }});
   timer('setTimeout');
   timer('setInterval');
+__INPUT_TIMERS__
   replace(G, 'requestAnimationFrame', {__proto__: null, apply(t, self, args) {
     const id = call(t, self, frozen === null ? args : [noop]);
     if (typeof id === 'number' && id > lastFrame) lastFrame = id;

@@ -145,10 +145,11 @@ def build_server(shots_dir: Path | None = None, serve_only: Path | None = None) 
 
     @mcp.tool(annotations=READ_ONLY)
     @errors
-    async def settle(session: str, ctx: Context, wait_ms: int = 0) -> dict:
+    async def settle(session: str, ctx: Context, wait_ms: int = 0, timers: bool = False) -> dict:
         """Let wait_ms pass, then wait until no request is open and the DOM stopped changing (bounded): what a
-        screenshot waits for, without the picture."""
-        return await actions.settle(hub_of(ctx).get(session), wait_ms)
+        screenshot waits for, without the picture. timers: first wait (up to 1.5 s) until the short timeouts
+        the page set as it answered the last input have run, as a person waits for what a click set off."""
+        return await actions.settle(hub_of(ctx).get(session), wait_ms, timers=timers)
 
     @mcp.tool(annotations=READ_ONLY, structured_output=False)
     @errors

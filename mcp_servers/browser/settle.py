@@ -4,17 +4,21 @@ stopped changing and fonts are ready, within an upper bound.
 A page's own clock-driven changes (timers, transitions) are covered by the task's recorded wait,
 which the caller sleeps first; what remains is reacting to the action, which is usually done by
 the time the action returns, so a settled page costs two cheap probes and one short pause (and a
-screenshot folds the probes into its own preparation, see capture.py).
+screenshot folds the probes into its own preparation, see capture.py). Where the task records no wait
+(official data), `after_timers` waits, on request, for the short timeouts the page set as it answered its
+last input (noted by the init script, disguise.py): the judge asks for it before it fails an assertion.
 """
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 
 from playwright.async_api import BrowserContext
 from playwright.async_api import Error as PlaywrightError
 
 from iwr.mcp_servers.browser import world
+from iwr.mcp_servers.browser.input_timers import TIMERS_PENDING, timers_event
 
 # Runs in the judge's isolated world (world.py), installed by the first probe of each document:
 # counts DOM mutations and scroll events, and prepares screenshots as Playwright's
@@ -76,6 +80,8 @@ QUIET_S = 0.015  # the DOM must stay unchanged this long: a zero-delay timer or 
 # Requests that may stay open as long as the page lives; waiting for them would always hit the bound.
 STREAMING = {"media", "eventsource", "websocket", "ping", "manifest"}
 MAX_S = 2.0  # a page that never stops changing (a ticking clock) is shot as it is after this long
+TIMERS_MAX_S = 1.5  # a person waits about this long for what an input set off (disguise.py: delays of 1 s at most)
+TIMERS_POLL_S = 0.025
 
 
 class Traffic:
@@ -146,3 +152,25 @@ async def settle_page(session, wait_ms: int = 0, max_s: float = MAX_S) -> dict:
             return {"settled": False, "probes": probes, "seconds": round(time.monotonic() - started, 3)}
         last = now
         await asyncio.sleep(QUIET_S)
+
+
+async def after_timers(session, max_s: float = TIMERS_MAX_S) -> float:
+    """Wait (bounded) until the short timeouts the page set as it answered its last input have run
+    (disguise.py notes them), then settle; the seconds waited for them, 0 when none was pending."""
+    if not session.token:
+        return 0.0
+    started, deadline = time.monotonic(), time.monotonic() + max_s
+    pending = waited = True
+    for asked in itertools.count():
+        try:
+            pending = await asyncio.wait_for(world.call(session, TIMERS_PENDING, timers_event(session.token)), 1.0) is True
+        except (asyncio.TimeoutError, PlaywrightError, world.WorldError):
+            pending = False
+        waited = bool(asked or pending)
+        if not pending or time.monotonic() >= deadline:
+            break
+        await asyncio.sleep(TIMERS_POLL_S)
+    if not waited:
+        return 0.0
+    await settle_page(session)
+    return round(time.monotonic() - started, 3)
