@@ -16,7 +16,7 @@ RATIOS = ("replay_vs_floor", "replay_vs_pixel_floor", "pixel_floor_vs_floor", "r
 
 def test_bench_reports_every_figure(tmp_path):
     iwr = str(Path(sys.executable).parent / "iwr")
-    out = subprocess.run([iwr, "bench", "--max-tasks", "1", "--rounds", "2", "--repeats", "1", "--suite-tasks", "2",
+    out = subprocess.run([iwr, "bench", "--max-tasks", "1", "--rounds", "2", "--repeats", "1", "--suite-tasks", "1",
                           "--candidate-tasks", "1", "--checkpoints", "2",
                           "--json", "--work", str(tmp_path)],
                          capture_output=True, text=True, timeout=900)
@@ -38,6 +38,6 @@ def test_bench_reports_every_figure(tmp_path):
     pairs = figures["scoring_pairs"]  # --checkpoints 2: two per candidate page (three mutants)
     assert set(pairs) == {"oracle", "mutant", "equivalent"} and pairs["oracle"] == pairs["equivalent"] == 2
     assert 1 <= pairs["mutant"] <= 6
-    assert figures["seconds"]["suite_tasks"] == 2
+    assert figures["seconds"]["suite_tasks"] == 1
     shares = figures["grounding_shares"]
     assert shares and abs(sum(v["share"] for v in shares.values()) - 1) < 0.01
