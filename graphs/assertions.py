@@ -62,7 +62,7 @@ def _set_to(num: str, before: dict, after: dict) -> list[dict]:
     same = lambda k, f: k < len(old) and (old[k].get("label"), old[k].get("type")) == (f.get("label"), f.get("type"))  # noqa: E731
     return [f for k, f in enumerate(after.get("fields", [])) if re.fullmatch(num, flat(f.get("value", "")).lower())
             and not (same(k, f) and flat(old[k].get("value", "")) == flat(f.get("value", "")))
-            and (same(k, f) or len(old) == len(after.get("fields", [])))]
+            and (same(k, f) or len(old) == len(after.get("fields", [])))]  # an unlabelled box is named by its value
 
 
 def _range(low: int | None, high: int, view: dict) -> tuple[bool, str]:

@@ -51,5 +51,3 @@ def timers_event(token: str) -> str:
     """The event that asks the window whether a short timeout set as the page answered its last input
     is still to run (cancelled: yes)."""
     return "w" + token
-
-

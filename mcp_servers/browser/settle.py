@@ -156,7 +156,7 @@ async def settle_page(session, wait_ms: int = 0, max_s: float = MAX_S) -> dict:
 
 async def after_timers(session, max_s: float = TIMERS_MAX_S) -> float:
     """Wait (bounded) until the short timeouts the page set as it answered its last input have run
-    (disguise.py notes them), then settle; the seconds waited for them, 0 when none was pending."""
+    (input_timers.py notes them); the seconds waited for them, 0 when none was pending. The caller settles."""
     if not session.token:
         return 0.0
     started, deadline = time.monotonic(), time.monotonic() + max_s
@@ -170,7 +170,4 @@ async def after_timers(session, max_s: float = TIMERS_MAX_S) -> float:
         if not pending or time.monotonic() >= deadline:
             break
         await asyncio.sleep(TIMERS_POLL_S)
-    if not waited:
-        return 0.0
-    await settle_page(session)
-    return round(time.monotonic() - started, 3)
+    return round(time.monotonic() - started, 3) if waited else 0.0
